@@ -1,0 +1,78 @@
+import { ApiError, ErrorCode } from './errors.js';
+
+/**
+ * Accepted API keys: a list (plain keys, or `sha256:<64 hex>` digests so plain keys need not sit
+ * in config), or an async verifier for keys kept elsewhere. Several keys at once allow rotation.
+ */
+export type KeysOption = readonly string[] | ((key: string, request: Request) => boolean | Promise<boolean>);
+
+/** Resolves to nothing when the request carries an accepted key; throws a 401 otherwise. */
+export type Authenticate = (request: Request) => Promise<void>;
+
+// RFC 6750 b64token, plus any other visible ASCII except ',' (a comma means several
+// Authorization headers were folded together, which is a 401).
+const CREDENTIALS = /^bearer +([\x21-\x2b\x2d-\x7e]+)$/i;
+const SHA256_KEY = /^sha256:([0-9a-fA-F]{64})$/;
+
+function unauthorized(message: string, error?: 'invalid_request' | 'invalid_token'): ApiError {
+  const challenge = error ? `Bearer error="${error}"` : 'Bearer';
+  return new ApiError(401, ErrorCode.unauthorized, message, undefined, { 'www-authenticate': challenge });
+}
+
+async function sha256(text: string): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+}
+
+function hexToBytes(hex: string): Uint8Array {
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+/**
+ * Compares a digest against every configured digest without an early exit, so timing says
+ * nothing about which key, or which byte of a key, matched. Both sides are SHA-256 digests, so
+ * the length of the presented key does not show either.
+ */
+function matchesAny(digest: Uint8Array, accepted: readonly Uint8Array[]): boolean {
+  let found = 0;
+  for (const key of accepted) {
+    let diff = 0;
+    for (let i = 0; i < 32; i++) diff |= key[i]! ^ digest[i]!;
+    found |= diff === 0 ? 1 : 0;
+  }
+  return found === 1;
+}
+
+/** Checks the keys option once, at creation; never echoes a key in the message. */
+function checkKeys(keys: readonly string[]): void {
+  if (keys.length === 0) throw new TypeError('petstore-router: options.keys must contain at least one key');
+  keys.forEach((key, i) => {
+    if (typeof key !== 'string' || !/^[\x21-\x2b\x2d-\x7e]+$/.test(key)) {
+      throw new TypeError(`petstore-router: options.keys[${i}] must be a non-empty string of visible ASCII without commas`);
+    }
+    if (key.startsWith('sha256:') && !SHA256_KEY.test(key)) {
+      throw new TypeError(`petstore-router: options.keys[${i}] starts with sha256: but is not 64 hex digits`);
+    }
+  });
+}
+
+/** Builds the authenticator for `keys`; plain keys are hashed once, here, not per request. */
+export function createAuthenticator(keys: KeysOption): Authenticate {
+  let verify: (key: string, request: Request) => Promise<boolean>;
+  if (typeof keys === 'function') {
+    verify = async (key, request) => (await keys(key, request)) === true;
+  } else {
+    checkKeys(keys);
+    const accepted = Promise.all(keys.map((k) => (SHA256_KEY.test(k) ? hexToBytes(k.slice(7)) : sha256(k))));
+    accepted.catch(() => {}); // surfaced on first use
+    verify = async (key) => matchesAny(await sha256(key), await accepted);
+  }
+  return async (request) => {
+    const header = request.headers.get('authorization');
+    if (header === null) throw unauthorized('an API key is required: send Authorization: Bearer <key>');
+    const m = CREDENTIALS.exec(header);
+    if (!m) throw unauthorized('malformed Authorization header: expected Bearer <key>', 'invalid_request');
+    if (!(await verify(m[1]!, request))) throw unauthorized('the API key is not valid', 'invalid_token');
+  };
+}

@@ -1,0 +1,74 @@
+import { ApiError, ErrorCode } from './errors.js';
+import { JsonSyntaxError, parseJson } from './json-parse.js';
+
+/** Request bodies larger than this are refused with 413, counted while streaming. */
+export const MAX_BODY_BYTES = 65_536;
+
+const JSON_MEDIA_TYPE = /^application\/json\s*(?:;|$)/i;
+
+/**
+ * Reads a JSON object body: 415 unless the media type is application/json (any case, parameters
+ * allowed), 413 past `MAX_BODY_BYTES` (checked against Content-Length first, then while reading,
+ * because Content-Length may be absent or wrong), 400 for bytes that are not UTF-8 JSON or a
+ * JSON value that is not an object.
+ */
+export async function readJsonObject(request: Request, maxBytes = MAX_BODY_BYTES): Promise<Record<string, unknown>> {
+  const type = request.headers.get('content-type');
+  if (type === null || !JSON_MEDIA_TYPE.test(type.trim())) {
+    throw new ApiError(415, ErrorCode.unsupportedMediaType, 'the request body must be application/json');
+  }
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
+
+  const bytes = await readCapped(request, maxBytes);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw new ApiError(400, ErrorCode.invalidJson, 'the request body is not valid UTF-8');
+  }
+  if (text.trim() === '') throw new ApiError(400, ErrorCode.invalidJson, 'the request body is empty');
+  let value: unknown;
+  try {
+    value = parseJson(text);
+  } catch (error) {
+    if (error instanceof JsonSyntaxError) throw new ApiError(400, ErrorCode.invalidJson, `malformed JSON: ${error.message}`);
+    throw error;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new ApiError(400, ErrorCode.invalidRequest, 'the request body must be a JSON object', [
+      { path: '', message: 'must be a JSON object' },
+    ]);
+  }
+  return value as Record<string, unknown>;
+}
+
+function tooLarge(maxBytes: number): ApiError {
+  return new ApiError(413, ErrorCode.payloadTooLarge, `the request body exceeds ${maxBytes} bytes`);
+}
+
+async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array> {
+  if (request.body === null) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      // Stop reading at once: memory stays bounded whatever the client keeps sending.
+      await reader.cancel().catch(() => {});
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    out.set(c, offset);
+    offset += c.byteLength;
+  }
+  return out;
+}

@@ -1,0 +1,72 @@
+/**
+ * The one error type of the library. Everything that goes wrong while serving a request is
+ * thrown (or returned) as an `ApiError`, and `respond.ts` turns it into a Response in one place.
+ */
+
+/** The stable set of Error `code` values. Documented in docs/decisions.md; never renamed. */
+export const ErrorCode = {
+  invalidRequest: 'invalid_request',
+  invalidJson: 'invalid_json',
+  unauthorized: 'unauthorized',
+  notFound: 'not_found',
+  methodNotAllowed: 'method_not_allowed',
+  gone: 'gone',
+  conflict: 'conflict',
+  payloadTooLarge: 'payload_too_large',
+  unsupportedMediaType: 'unsupported_media_type',
+  unprocessable: 'unprocessable_content',
+  internalError: 'internal_error',
+  serviceUnavailable: 'service_unavailable',
+} as const;
+
+/** One of the documented Error `code` values. */
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** One offending field of a request: `path` is the dotted field name (`limit`, `name`). */
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** The JSON body of every error answer. */
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  status: number;
+  details?: ErrorDetail[];
+}
+
+/**
+ * An error with an HTTP status, a stable code and a message safe to show to clients.
+ *
+ * @example
+ * ```ts
+ * throw new ApiError(404, ErrorCode.notFound, 'pet 7 does not exist')
+ * ```
+ */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+    readonly headers?: Record<string, string>,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+
+  /** The Error body sent to the client. */
+  toBody(): ErrorBody {
+    const body: ErrorBody = { code: this.code, message: this.message, status: this.status };
+    if (this.details) body.details = this.details;
+    return body;
+  }
+}
+
+/** A 400 naming every offending field at once. */
+export function invalidRequest(details: ErrorDetail[], message?: string): ApiError {
+  const names = [...new Set(details.map((d) => d.path))].join(', ');
+  return new ApiError(400, ErrorCode.invalidRequest, message ?? `invalid request: ${names}`, details);
+}

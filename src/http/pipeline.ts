@@ -1,0 +1,58 @@
+import type { RouteRequest, StoreContext } from '../context.js';
+import { createRouteMatcher } from '../routes/router.js';
+import type { RouteDefinition } from '../routes/table.js';
+import type { Authenticate } from './auth.js';
+import { ApiError, ErrorCode } from './errors.js';
+import { errorResponse, toApiError } from './respond.js';
+
+export interface PipelineOptions {
+  store: StoreContext;
+  routes: readonly RouteDefinition[];
+  authenticate: Authenticate;
+  onError: (error: unknown, request: Request) => void;
+}
+
+/**
+ * The request pipeline: base path, authentication (401 before any other answer under the base
+ * path), routing (404, 405 + Allow, HEAD), the route, and the one mapping of errors to responses.
+ */
+export function createPipeline({ store, routes, authenticate, onError }: PipelineOptions) {
+  const match = createRouteMatcher(routes, store.basePath);
+  const base = store.basePath;
+
+  return async function handle(request: Request): Promise<Response> {
+    let routeHeaders: Record<string, string> | undefined;
+    try {
+      const url = new URL(request.url);
+      const path = url.pathname;
+      if (base !== '' && path !== base && !path.startsWith(`${base}/`)) throw notFound();
+      await authenticate(request);
+      const found = match(request.method, path);
+      if (!found) throw notFound();
+      if (!found.route) {
+        throw new ApiError(405, ErrorCode.methodNotAllowed, `${request.method} is not allowed here`, undefined, {
+          allow: found.allow,
+        });
+      }
+      const req: RouteRequest = { request, url, params: found.params, store };
+      routeHeaders = found.route.headers?.(req);
+      const response = await found.route.handler(req);
+      if (routeHeaders) for (const [name, value] of Object.entries(routeHeaders)) response.headers.set(name, value);
+      return request.method === 'HEAD' ? withoutBody(response) : response;
+    } catch (thrown) {
+      const error = toApiError(thrown);
+      if (error.status >= 500) onError(thrown, request);
+      const response = errorResponse(error, routeHeaders);
+      return request.method === 'HEAD' ? withoutBody(response) : response;
+    }
+  };
+}
+
+function notFound(): ApiError {
+  return new ApiError(404, ErrorCode.notFound, 'no such resource');
+}
+
+/** HEAD: the GET answer's status and headers, no body. */
+function withoutBody(response: Response): Response {
+  return new Response(null, { status: response.status, headers: response.headers });
+}

@@ -1,0 +1,12 @@
+// The public API of `petstore-router`. Drivers live in `petstore-router/pglite` and
+// `petstore-router/pg`, so importing this entry never loads WASM or `pg`.
+export { createPetStore } from './store.js';
+export type { PetStore, PetStoreOptions } from './store.js';
+export type { KeysOption } from './http/auth.js';
+export { ApiError, ErrorCode } from './http/errors.js';
+export type { ErrorBody, ErrorDetail } from './http/errors.js';
+export { migrate, MIGRATION_TABLE, MIGRATION_LOCK_TABLE } from './storage/migrate.js';
+export { addOrder } from './storage/orders.js';
+export type { Database, PetTable, OrderTable } from './storage/database.js';
+export type { Pet, NewPet, PetStatus, Order, NewOrder, OrderStatus } from './model.js';
+export { MAX_BODY_BYTES } from './http/body.js';

@@ -1,0 +1,44 @@
+import { invalidRequest } from '../http/errors.js';
+import { parseInt64Text } from '../schemas/int64.js';
+
+/**
+ * Opaque keyset cursors. A cursor records the list it belongs to, the `status` filter it was
+ * issued for and the last id of the page, base64url-encoded so clients treat it as a token.
+ * Cursors are not secret: forging one only moves where a list the caller may read starts.
+ */
+export interface CursorState {
+  list: 'pets' | 'orders';
+  status: string;
+  afterId: bigint;
+}
+
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+const DECODED = /^(pets|orders):([a-z]*):(-?[0-9]+)$/;
+
+export function encodeCursor(state: CursorState): string {
+  return btoa(`${state.list}:${state.status}:${state.afterId}`).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/**
+ * Decodes a cursor for `list` and checks it was issued with the same `status` filter
+ * (`''` for none). Anything else is a 400 naming `cursor`.
+ */
+export function decodeCursor(cursor: string, list: CursorState['list'], status: string): bigint {
+  let text = '';
+  if (cursor.length <= 128 && BASE64URL.test(cursor)) {
+    try {
+      text = atob(cursor.replace(/-/g, '+').replace(/_/g, '/'));
+    } catch {
+      text = '';
+    }
+  }
+  const m = DECODED.exec(text);
+  const afterId = m ? parseInt64Text(m[3]!) : undefined;
+  if (!m || m[1] !== list || afterId === undefined) {
+    throw invalidRequest([{ path: 'cursor', message: 'is not a cursor issued by this list' }]);
+  }
+  if (m[2] !== status) {
+    throw invalidRequest([{ path: 'cursor', message: 'was issued for another status filter' }]);
+  }
+  return afterId;
+}

@@ -1,0 +1,71 @@
+// `petstore-router/pg`: PostgreSQL through node-postgres, for production and scale-out.
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './storage/database.js';
+import { migrate } from './storage/migrate.js';
+
+const INT8_OID = 20;
+
+/** Options of {@link createPostgresDatabase}. */
+export interface PostgresDatabaseOptions {
+  /**
+   * Apply petstore-router's migrations before returning (safe when several processes start at once).
+   * @default true
+   */
+  migrate?: boolean;
+}
+
+/**
+ * A Kysely database on PostgreSQL, migrated.
+ *
+ * - A URL or a `pg.PoolConfig`: a Pool is created with safe defaults (connect timeout 5 s,
+ *   statement timeout 10 s, int8 parsed as bigint for this pool only, never through pg's global
+ *   type parsers) and `db.destroy()` ends it.
+ * - A `pg.Pool` you created: it stays yours (its parsers and settings are untouched; rows are
+ *   normalised in our repositories) and `db.destroy()` does not end it.
+ *
+ * @example
+ * ```ts
+ * import { createPostgresDatabase } from 'petstore-router/pg'
+ * const db = await createPostgresDatabase(process.env.DATABASE_URL!)
+ * ```
+ */
+export async function createPostgresDatabase(
+  source: string | pg.PoolConfig | pg.Pool,
+  options: PostgresDatabaseOptions = {},
+): Promise<Kysely<Database>> {
+  const pool = source instanceof pg.Pool ? borrowed(source) : ownPool(typeof source === 'string' ? { connectionString: source } : source);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  if (options.migrate !== false) {
+    try {
+      await migrate(db);
+    } catch (error) {
+      await db.destroy();
+      throw error;
+    }
+  }
+  return db;
+}
+
+function ownPool(config: pg.PoolConfig): pg.Pool {
+  const pool = new pg.Pool({
+    connectionTimeoutMillis: 5_000,
+    statement_timeout: 10_000,
+    ...config,
+    types: config.types ?? {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID ? (v: string) => BigInt(v) : pg.types.getTypeParser(oid, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
+    },
+  });
+  // An idle client losing its connection (database restart) emits 'error' on the pool; without a
+  // listener that would crash the process. The pool drops the client and reconnects on demand.
+  pool.on('error', (error) => console.warn(`petstore-router: idle PostgreSQL connection lost: ${error.message}`));
+  return pool;
+}
+
+/** A view of a caller's Pool whose `end()` does nothing, so `db.destroy()` leaves it open. */
+function borrowed(pool: pg.Pool) {
+  // `options` and `Client` let Kysely open its control connection for query cancellation.
+  const { options, Client } = pool as pg.Pool & { options: object; Client?: new (options: any) => pg.Client };
+  return { connect: () => pool.connect(), end: async () => {}, options, Client };
+}

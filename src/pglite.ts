@@ -1,0 +1,71 @@
+// `petstore-router/pglite`: embedded PostgreSQL (WASM) for tests, demos and the standalone server.
+import { PGlite, types } from '@electric-sql/pglite';
+import { Kysely, PGliteDialect } from 'kysely';
+import type { Database } from './storage/database.js';
+import { migrate } from './storage/migrate.js';
+
+/** Options of {@link createPGliteDatabase}. */
+export interface PGliteDatabaseOptions {
+  /** Keep data in this directory (created if missing). Omit for an in-memory database. */
+  dataDir?: string;
+  /**
+   * Use this PGlite instance instead of creating one. It stays yours: `db.destroy()` will not
+   * close it; call `pglite.close()` yourself when done.
+   */
+  pglite?: PGlite;
+  /**
+   * Apply petstore-router's migrations before returning.
+   * @default true
+   */
+  migrate?: boolean;
+}
+
+/**
+ * A Kysely database on PGlite, migrated. PGlite has one connection: Kysely's built-in dialect
+ * serialises access to it, so concurrent requests never share a transaction.
+ *
+ * Ownership: a PGlite created here is closed by `db.destroy()`; one you pass in is not.
+ *
+ * @example
+ * ```ts
+ * import { createPGliteDatabase } from 'petstore-router/pglite'
+ * const db = await createPGliteDatabase()                      // in memory
+ * const disk = await createPGliteDatabase({ dataDir: './data' }) // persistent
+ * ```
+ */
+export async function createPGliteDatabase(options: PGliteDatabaseOptions = {}): Promise<Kysely<Database>> {
+  if (options.pglite && options.dataDir !== undefined) {
+    throw new TypeError('petstore-router: pass either pglite or dataDir to createPGliteDatabase, not both');
+  }
+  const owned = !options.pglite;
+  // int8 as bigint on instances we create, so ids past 2^53 are exact end to end.
+  const pglite = options.pglite ?? new PGlite(options.dataDir, { parsers: { [types.INT8]: (v: string) => BigInt(v) } });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite: owned ? pglite : borrowed(pglite) }) });
+  if (options.migrate !== false) {
+    try {
+      await migrate(db);
+    } catch (error) {
+      await db.destroy();
+      throw error;
+    }
+  }
+  return db;
+}
+
+/** A view of a caller's PGlite whose `close()` does nothing, so `db.destroy()` leaves it open. */
+function borrowed(pglite: PGlite) {
+  return {
+    get closed() {
+      return pglite.closed;
+    },
+    get ready() {
+      return pglite.ready;
+    },
+    get waitReady() {
+      return pglite.waitReady;
+    },
+    query: pglite.query.bind(pglite),
+    transaction: pglite.transaction.bind(pglite),
+    close: async () => {},
+  };
+}

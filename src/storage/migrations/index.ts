@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely/migration';
+import * as initial from './0001-initial.js';
+
+/** Every migration, in order. Names are sorted by Kysely, hence the numeric prefix. */
+export const migrations: Record<string, Migration> = {
+  '0001-initial': initial,
+};

@@ -1,0 +1,104 @@
+import type { Kysely } from 'kysely';
+import type { StoreContext } from './context.js';
+import { DEFAULT_DEPRECATED_AT, DEFAULT_SUNSET_AT } from './deprecation.js';
+import { type KeysOption, createAuthenticator } from './http/auth.js';
+import { createPipeline } from './http/pipeline.js';
+import { routes } from './routes/table.js';
+import type { Database } from './storage/database.js';
+
+/** Options of {@link createPetStore}. */
+export interface PetStoreOptions {
+  /**
+   * The database, already migrated: from `createPGliteDatabase()` (`petstore-router/pglite`),
+   * `createPostgresDatabase()` (`petstore-router/pg`), or your own Kysely instance after
+   * `await migrate(db)`. The store never closes it: whoever created it calls `db.destroy()`.
+   */
+  db: Kysely<Database> | Kysely<any>;
+  /**
+   * Accepted API keys: plain keys or `sha256:<hex>` digests, or an async verifier
+   * `(key, request) => boolean`. Several keys may be valid at once, for rotation.
+   */
+  keys: KeysOption;
+  /**
+   * Path prefix of every operation. `''` serves at the root.
+   * @default '/v1'
+   */
+  basePath?: string;
+  /**
+   * The clock, for everything time-dependent (deprecation, sunset).
+   * @default () => new Date()
+   */
+  now?: () => Date;
+  /**
+   * When `GET /pets/{petId}` was deprecated (the `Deprecation` header).
+   * @default new Date('2026-11-21T00:00:00Z')
+   */
+  deprecatedAt?: Date;
+  /**
+   * When `GET /pets/{petId}` stops working (the `Sunset` header; 410 from then on).
+   * @default new Date('2030-12-05T00:00:00Z')
+   */
+  sunsetAt?: Date;
+  /**
+   * Called with every error answered as 500 or 503 (the client sees a masked message).
+   * @default logs to console.error
+   */
+  onError?: (error: unknown, request: Request) => void;
+}
+
+/** The embedded API: pass `fetch` to any server that speaks web-standard Request/Response. */
+export interface PetStore {
+  /** Serves one request. Bound, so it can be passed around on its own. */
+  readonly fetch: (request: Request) => Promise<Response>;
+  /** The resolved base path (`'/v1'` by default). */
+  readonly basePath: string;
+}
+
+/**
+ * Creates the pet store API on a Kysely database.
+ *
+ * @example
+ * ```ts
+ * import { createPetStore } from 'petstore-router'
+ * import { createPGliteDatabase } from 'petstore-router/pglite'
+ *
+ * const store = createPetStore({ db: await createPGliteDatabase(), keys: ['secret'] })
+ * const res = await store.fetch(new Request('http://localhost/v1/pets', {
+ *   headers: { authorization: 'Bearer secret' },
+ * }))
+ * console.log(res.status, await res.json()) // 200 []
+ * ```
+ */
+export function createPetStore(options: PetStoreOptions): PetStore {
+  if (!options || typeof options !== 'object') throw new TypeError('petstore-router: createPetStore needs an options object');
+  if (!options.db) throw new TypeError('petstore-router: options.db (a Kysely instance) is required');
+  if (options.keys === undefined) throw new TypeError('petstore-router: options.keys is required');
+  const store: StoreContext = {
+    db: options.db as Kysely<Database>,
+    now: options.now ?? (() => new Date()),
+    basePath: normaliseBasePath(options.basePath ?? '/v1'),
+    deprecation: {
+      deprecatedAt: options.deprecatedAt ?? DEFAULT_DEPRECATED_AT,
+      sunsetAt: options.sunsetAt ?? DEFAULT_SUNSET_AT,
+    },
+  };
+  const handle = createPipeline({
+    store,
+    routes,
+    authenticate: createAuthenticator(options.keys),
+    onError: options.onError ?? defaultOnError,
+  });
+  return Object.freeze({ fetch: (request: Request) => handle(request), basePath: store.basePath });
+}
+
+function normaliseBasePath(path: string): string {
+  const trimmed = path.replace(/\/+$/, '');
+  if (trimmed !== '' && (!trimmed.startsWith('/') || /[?#\s]/.test(trimmed))) {
+    throw new TypeError(`petstore-router: basePath must be '' or start with '/', got ${JSON.stringify(path)}`);
+  }
+  return trimmed;
+}
+
+function defaultOnError(error: unknown, request: Request): void {
+  console.error(`petstore-router: ${request.method} ${new URL(request.url).pathname} failed:`, error);
+}
