@@ -1,0 +1,31 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../src/index.js';
+import { createPostgresDatabase } from '../../src/pg.js';
+import { createPGliteDatabase } from '../../src/pglite.js';
+
+/**
+ * One in-memory PGlite per test process: `PGlite.create()` runs initdb (seconds), so test files
+ * share one instance and reset state between tests instead (milliseconds).
+ */
+let pglite: Promise<Kysely<Database>> | undefined;
+export function sharedPGlite(): Promise<Kysely<Database>> {
+  pglite ??= createPGliteDatabase();
+  return pglite;
+}
+
+/** PostgreSQL from DATABASE_URL, or undefined when unset (CI always sets it; see .ci/run). */
+let postgres: Promise<Kysely<Database>> | undefined;
+export function sharedPostgres(): Promise<Kysely<Database>> | undefined {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    if (process.env.CI) throw new Error('DATABASE_URL must be set in CI: the PostgreSQL run may not be skipped');
+    return undefined;
+  }
+  postgres ??= createPostgresDatabase(url);
+  return postgres;
+}
+
+/** Empties every table and restarts id sequences, so each test starts from nothing. */
+export async function resetDatabase(db: Kysely<Database>): Promise<void> {
+  await sql`truncate table petstore_orders, petstore_pets restart identity cascade`.execute(db);
+}

@@ -1,0 +1,19 @@
+import { defineConfig } from 'tsup';
+
+// One build entry per public subpath. Adapters import the core through its public name
+// ('petstore-router'), kept external so the package never carries two copies of the core.
+export default defineConfig({
+  entry: {
+    index: 'src/index.ts',
+    pglite: 'src/pglite.ts',
+    pg: 'src/pg.ts',
+  },
+  format: ['esm'],
+  target: 'node20',
+  dts: true,
+  clean: true,
+  sourcemap: true,
+  splitting: true,
+  treeshake: true,
+  external: [/^petstore-router(\/.*)?$/, '@electric-sql/pglite', 'pg', 'kysely', 'valibot', 'itty-router'],
+});
