@@ -1,0 +1,214 @@
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { createPetStore, type PetStore } from 'petstore-router';
+import { petStoreExpress } from 'petstore-router/express';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { resetDatabase, sharedPGlite } from './helpers/db.js';
+
+const KEY = 'express-key-0123456789';
+const auth = { authorization: `Bearer ${KEY}` };
+
+/** Starts `app` on a free loopback port; returns its origin and a close function. */
+async function listen(app: express.Express): Promise<{ origin: string; close(): Promise<void> }> {
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** fetch that fails instead of hanging: a request stuck on a consumed body is the bug we guard. */
+function get(url: string, init: RequestInit = {}): Promise<Response> {
+  return fetch(url, { ...init, signal: AbortSignal.timeout(5_000) });
+}
+
+const test = suite('express adapter');
+let store: PetStore;
+
+test.before(async () => {
+  store = createPetStore({ db: await sharedPGlite(), keys: [KEY] });
+});
+test.before.each(async () => resetDatabase(await sharedPGlite()));
+
+test('the mount path is respected: /api/v1/... reaches the store, /v1/... does not', async () => {
+  const app = express();
+  app.use('/api', petStoreExpress(store));
+  const server = await listen(app);
+  try {
+    const res = await get(`${server.origin}/api/v1/pets`, { headers: auth });
+    assert.is(res.status, 200);
+    assert.equal(await res.json(), []);
+    const outside = await get(`${server.origin}/v1/pets`, { headers: auth });
+    assert.is(outside.status, 404);
+    assert.not.match(outside.headers.get('content-type') ?? '', /json/, 'Express answered, not the store');
+  } finally {
+    await server.close();
+  }
+});
+
+test('outside the base path, next() lets the host app answer', async () => {
+  const app = express();
+  app.use('/api', petStoreExpress(store));
+  app.get('/api/health', (_req, res) => {
+    res.json({ ok: true });
+  });
+  app.get('/about', (_req, res) => {
+    res.send('host');
+  });
+  const server = await listen(app);
+  try {
+    assert.equal(await (await get(`${server.origin}/api/health`)).json(), { ok: true });
+    assert.is(await (await get(`${server.origin}/about`)).text(), 'host');
+    // `/api/v1x` is not under the base path `/v1` either.
+    assert.is((await get(`${server.origin}/api/v1x`)).status, 404);
+  } finally {
+    await server.close();
+  }
+});
+
+test('a 404 inside the base path comes from the store, with the Error body', async () => {
+  const app = express();
+  app.use('/api', petStoreExpress(store));
+  const server = await listen(app);
+  try {
+    const res = await get(`${server.origin}/api/v1/nothing-here`, { headers: auth });
+    assert.is(res.status, 404);
+    const body = await res.json();
+    assert.is(body.code, 'not_found');
+    assert.is(body.status, 404);
+  } finally {
+    await server.close();
+  }
+});
+
+for (const [label, parser] of [
+  ['express.json()', express.json()],
+  ['express.text({ type: "*/*" })', express.text({ type: '*/*' })],
+  ['express.raw({ type: "*/*" })', express.raw({ type: '*/*' })],
+] as const) {
+  test(`${label} mounted before it: no hang, the create works`, async () => {
+    const app = express();
+    app.use(parser);
+    app.use('/api', petStoreExpress(store));
+    const server = await listen(app);
+    try {
+      const res = await get(`${server.origin}/api/v1/pets`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Rex', categoryId: 7 }),
+      });
+      assert.is(res.status, 201);
+      const pet = await res.json();
+      assert.is(pet.name, 'Rex');
+      assert.is(pet.categoryId, 7);
+      assert.is(res.headers.get('location'), `${server.origin}/api/v1/pets/${pet.id}`, 'Location carries the mount path');
+      // A parser's malformed-JSON error stays the host's business; a non-object is still ours.
+      const bad = await get(`${server.origin}/api/v1/pets`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: '[1]',
+      });
+      assert.is(bad.status, 400);
+    } finally {
+      await server.close();
+    }
+  });
+}
+
+test('without a body parser the bytes stream through exactly (int64 beyond 2^53)', async () => {
+  const app = express();
+  app.use('/api', petStoreExpress(store));
+  const server = await listen(app);
+  try {
+    const res = await get(`${server.origin}/api/v1/pets`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: '{"name":"Big","categoryId":9007199254740993}',
+    });
+    assert.is(res.status, 201);
+    assert.match(await res.text(), /"categoryId":9007199254740993/);
+  } finally {
+    await server.close();
+  }
+});
+
+test('pagination Link keeps the mount path; HEAD has headers and no body', async () => {
+  const app = express();
+  app.use('/api', petStoreExpress(store));
+  const server = await listen(app);
+  try {
+    for (const name of ['a', 'b']) {
+      const created = await get(`${server.origin}/api/v1/pets`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ name, categoryId: 1 }),
+      });
+      assert.is(created.status, 201);
+    }
+    const page = await get(`${server.origin}/api/v1/pets?limit=1`, { headers: auth });
+    assert.is(page.status, 200);
+    const next = /<([^>]+)>;\s*rel="next"/.exec(page.headers.get('link') ?? '')?.[1];
+    assert.ok(next?.startsWith(`${server.origin}/api/v1/pets?`), `next link: ${next}`);
+    const second = await get(next!, { headers: auth });
+    assert.is((await second.json())[0].name, 'b');
+    const head = await get(`${server.origin}/api/v1/pets`, { method: 'HEAD', headers: auth });
+    assert.is(head.status, 200);
+    assert.is(await head.text(), '');
+  } finally {
+    await server.close();
+  }
+});
+
+test('status, headers and several Set-Cookie reach Express response as sent', async () => {
+  const fake: PetStore = {
+    basePath: '/v1',
+    fetch: async () =>
+      new Response('teapot', {
+        status: 418,
+        headers: [
+          ['set-cookie', 'a=1; Path=/'],
+          ['set-cookie', 'b=2; Path=/'],
+          ['x-extra', 'yes'],
+        ],
+      }),
+  };
+  const app = express();
+  app.use(petStoreExpress(fake));
+  const server = await listen(app);
+  try {
+    const res = await get(`${server.origin}/v1/anything`);
+    assert.is(res.status, 418);
+    assert.equal(res.headers.getSetCookie(), ['a=1; Path=/', 'b=2; Path=/']);
+    assert.is(res.headers.get('x-extra'), 'yes');
+    assert.is(await res.text(), 'teapot');
+  } finally {
+    await server.close();
+  }
+});
+
+test('a throwing store goes to Express error handling (next(error))', async () => {
+  const fake: PetStore = {
+    basePath: '/v1',
+    fetch: async () => {
+      throw new Error('boom');
+    },
+  };
+  const app = express();
+  app.use(petStoreExpress(fake));
+  app.use((_error: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    res.status(599).send('handled');
+  });
+  const server = await listen(app);
+  try {
+    const res = await get(`${server.origin}/v1/pets`);
+    assert.is(res.status, 599);
+    assert.is(await res.text(), 'handled');
+  } finally {
+    await server.close();
+  }
+});
+
+test.run();
