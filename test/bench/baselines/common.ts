@@ -1,0 +1,132 @@
+/**
+ * What the two baseline servers share with each other and with petstore-router: the SQL text
+ * (exactly what Kysely compiles for our repositories, so PostgreSQL does the same work), the
+ * cursor format, the API-key check and the deprecation headers. Validation and HTTP handling are
+ * written in each baseline's own idiom.
+ *
+ * Deliberate, documented differences (they make the baselines do slightly *less* work than us, so
+ * the comparison is conservative): request bodies are read with `JSON.parse`, so `categoryId`
+ * past 2^53 is refused instead of kept exact, and `1.0` is accepted as an integer.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import pg from 'pg';
+
+export const BASE = '/v1';
+
+// The statements Kysely compiles for src/storage/pets.ts (checked by test/bench/sql.ts).
+const COLUMNS = 'select "id", "name", "category_id", "status" from "petstore_pets"';
+export const SQL = {
+  list: `${COLUMNS} order by "id" limit $1`,
+  listAfter: `${COLUMNS} where "id" > $1 order by "id" limit $2`,
+  filter: `${COLUMNS} where "status" = $1 order by "id" limit $2`,
+  filterAfter: `${COLUMNS} where "status" = $1 and "id" > $2 order by "id" limit $3`,
+  get: `${COLUMNS} where "id" = $1`,
+  insert:
+    'insert into "petstore_pets" ("name", "category_id", "status") values ($1, $2, $3) returning "id", "name", "category_id", "status"',
+} as const;
+
+export const STATUSES = ['available', 'pending', 'sold'] as const;
+export type Status = (typeof STATUSES)[number];
+
+export interface PetRow {
+  id: string; // int8 arrives as text from pg: written to JSON as is, exact
+  name: string;
+  category_id: string;
+  status: Status;
+}
+
+/** One pet as JSON; ids are int8 text from pg, so they are written exactly. */
+export function petJson(r: PetRow): string {
+  return `{"id":${r.id},"name":${JSON.stringify(r.name)},"categoryId":${r.category_id},"status":"${r.status}"}`;
+}
+
+export function petsJson(rows: readonly PetRow[]): string {
+  let out = '[';
+  for (let i = 0; i < rows.length; i++) out += (i ? ',' : '') + petJson(rows[i]!);
+  return out + ']';
+}
+
+/** A pool like petstore-router's own: int8 stays text (pg's default), same timeouts, default size. */
+export function createPool(connectionString: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString, connectionTimeoutMillis: 5_000, statement_timeout: 10_000 });
+  pool.on('error', () => {});
+  return pool;
+}
+
+/** Constant-time check of a presented key against digests computed once at start. */
+export function createKeyCheck(keys: readonly string[]): (presented: string) => boolean {
+  const digests = keys.map((k) => sha256(k));
+  return (presented) => {
+    const d = sha256(presented);
+    let ok = false;
+    for (const k of digests) ok = timingSafeEqual(k, d) || ok;
+    return ok;
+  };
+}
+
+function sha256(s: string): Buffer {
+  return createHash('sha256').update(s).digest();
+}
+
+/** `Bearer <token>`, token as petstore-router accepts it. */
+export const CREDENTIALS = /^bearer +([\x21-\x2b\x2d-\x7e]+)$/i;
+
+/** Opaque keyset cursor, same format as petstore-router's. */
+export function encodeCursor(status: string, afterId: string): string {
+  return Buffer.from(`pets:${status}:${afterId}`).toString('base64url');
+}
+
+const DECODED = /^pets:([a-z]*):(-?[0-9]{1,20})$/;
+/** The id after which the page starts, or undefined when the cursor is not ours or not for `status`. */
+export function decodeCursor(cursor: string, status: string): string | undefined {
+  if (cursor.length > 128 || !/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
+  const m = DECODED.exec(Buffer.from(cursor, 'base64url').toString());
+  return m && m[1] === status && isInt64(m[2]!) ? m[2] : undefined;
+}
+
+const CANONICAL_INT = /^-?(?:0|[1-9][0-9]*)$/;
+export function isInt64(text: string): boolean {
+  if (text.length > 20 || !CANONICAL_INT.test(text)) return false;
+  const n = BigInt(text);
+  return n >= -(2n ** 63n) && n < 2n ** 63n;
+}
+
+/** Name rules: 1 to 255 code points, not blank, no U+0000 or lone surrogate. */
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export function nameProblem(name: string): string | undefined {
+  const length = [...name].length;
+  if (length < 1 || length > 255) return 'must be 1 to 255 characters';
+  if (name.trim() === '') return 'must not be blank';
+  if (UNSTORABLE.test(name)) return 'must not contain U+0000 or unpaired surrogates';
+  return undefined;
+}
+
+export const DEPRECATION_HEADERS = {
+  deprecation: '@1795219200',
+  sunset: 'Thu, 05 Dec 2030 00:00:00 GMT',
+} as const;
+
+/** `--database URL --port N --host H`, or DATABASE_URL / PORT; keys from PETSTORE_API_KEYS. */
+export function serverArgs(argv = process.argv.slice(2)) {
+  const flag = (name: string) => {
+    const i = argv.indexOf(`--${name}`);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const database = flag('database') ?? process.env.DATABASE_URL;
+  if (!database) throw new Error('--database URL (or DATABASE_URL) is required');
+  const keys = (process.env.PETSTORE_API_KEYS ?? '').split(',').filter(Boolean);
+  if (keys.length === 0) throw new Error('PETSTORE_API_KEYS is required');
+  return { database, keys, port: Number(flag('port') ?? process.env.PORT ?? 8080), host: flag('host') ?? '127.0.0.1' };
+}
+
+export interface ErrorBody {
+  code: string;
+  message: string;
+  status: number;
+  details?: { path: string; message: string }[];
+}
+export function errorJson(status: number, code: string, message: string, details?: ErrorBody['details']): string {
+  const body: ErrorBody = { code, message, status };
+  if (details) body.details = details;
+  return JSON.stringify(body);
+}
