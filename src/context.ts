@@ -8,6 +8,8 @@ export interface StoreContext {
   now: () => Date;
   basePath: string;
   deprecation: DeprecationPolicy;
+  /** How long an `Idempotency-Key` of `POST /pets` is remembered, in milliseconds. */
+  idempotencyTtlMs: number;
 }
 
 /** One request as a route sees it. `params` are raw (undecoded) path segments. */
@@ -16,6 +18,8 @@ export interface RouteRequest {
   url: URL;
   params: Record<string, string>;
   store: StoreContext;
+  /** Who sent it: the hex SHA-256 of the accepted API key (never the key itself). */
+  principal: string;
 }
 
 export type RouteHandler = (req: RouteRequest) => Promise<Response>;

@@ -5,6 +5,7 @@ import { type KeysOption, createAuthenticator } from './http/auth.js';
 import { createPipeline } from './http/pipeline.js';
 import { routes } from './routes/table.js';
 import type { Database } from './storage/database.js';
+import { DEFAULT_IDEMPOTENCY_TTL_MS } from './storage/idempotency.js';
 
 /** Options of {@link createPetStore}. */
 export interface PetStoreOptions {
@@ -39,6 +40,17 @@ export interface PetStoreOptions {
    * @default new Date('2030-12-05T00:00:00Z')
    */
   sunsetAt?: Date;
+  /**
+   * How long an `Idempotency-Key` of `POST /pets` is remembered (per API key): a retry with the
+   * same key within this time replays the first answer instead of adding a second pet. Judged by
+   * `now`. See docs/reliability.md.
+   * @default 86_400_000 (24 hours)
+   * @example
+   * ```ts
+   * createPetStore({ db, keys, idempotencyTtlMs: 60 * 60 * 1000 }) // one hour
+   * ```
+   */
+  idempotencyTtlMs?: number;
   /**
    * Called with every error answered as 500 or 503 (the client sees a masked message).
    * @default logs to console.error
@@ -81,7 +93,11 @@ export function createPetStore(options: PetStoreOptions): PetStore {
       deprecatedAt: options.deprecatedAt ?? DEFAULT_DEPRECATED_AT,
       sunsetAt: options.sunsetAt ?? DEFAULT_SUNSET_AT,
     },
+    idempotencyTtlMs: options.idempotencyTtlMs ?? DEFAULT_IDEMPOTENCY_TTL_MS,
   };
+  if (!Number.isFinite(store.idempotencyTtlMs) || store.idempotencyTtlMs <= 0) {
+    throw new TypeError('petstore-router: options.idempotencyTtlMs must be a positive number of milliseconds');
+  }
   const handle = createPipeline({
     store,
     routes,

@@ -6,8 +6,12 @@ import { ApiError, ErrorCode } from './errors.js';
  */
 export type KeysOption = readonly string[] | ((key: string, request: Request) => boolean | Promise<boolean>);
 
-/** Resolves to nothing when the request carries an accepted key; throws a 401 otherwise. */
-export type Authenticate = (request: Request) => Promise<void>;
+/**
+ * Resolves to the principal of a request carrying an accepted key, the hex SHA-256 of that key
+ * (never the key itself), which scopes per-client state such as Idempotency-Key records; throws a
+ * 401 otherwise.
+ */
+export type Authenticate = (request: Request) => Promise<string>;
 
 // RFC 6750 b64token, plus any other visible ASCII except ',' (a comma means several
 // Authorization headers were folded together, which is a 401).
@@ -23,6 +27,12 @@ async function sha256(text: string): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
 }
 
+function bytesToHex(bytes: Uint8Array): string {
+  let hex = '';
+  for (const b of bytes) hex += b.toString(16).padStart(2, '0');
+  return hex;
+}
+
 function hexToBytes(hex: string): Uint8Array {
   const out = new Uint8Array(hex.length / 2);
   for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
@@ -32,9 +42,10 @@ function hexToBytes(hex: string): Uint8Array {
 /**
  * Compares a digest against every configured digest without an early exit, so timing says
  * nothing about which key, or which byte of a key, matched. Both sides are SHA-256 digests, so
- * the length of the presented key does not show either.
+ * the length of the presented key does not show either. Exported for a structural test (every
+ * byte of every accepted digest is read whatever the input); not part of the public API.
  */
-function matchesAny(digest: Uint8Array, accepted: readonly Uint8Array[]): boolean {
+export function matchesAny(digest: Uint8Array, accepted: readonly Uint8Array[]): boolean {
   let found = 0;
   for (const key of accepted) {
     let diff = 0;
@@ -59,20 +70,26 @@ function checkKeys(keys: readonly string[]): void {
 
 /** Builds the authenticator for `keys`; plain keys are hashed once, here, not per request. */
 export function createAuthenticator(keys: KeysOption): Authenticate {
-  let verify: (key: string, request: Request) => Promise<boolean>;
+  // Each verifier resolves to the key's digest when it is accepted, undefined otherwise.
+  let verify: (key: string, request: Request) => Promise<Uint8Array | undefined>;
   if (typeof keys === 'function') {
-    verify = async (key, request) => (await keys(key, request)) === true;
+    verify = async (key, request) => ((await keys(key, request)) === true ? sha256(key) : undefined);
   } else {
     checkKeys(keys);
     const accepted = Promise.all(keys.map((k) => (SHA256_KEY.test(k) ? hexToBytes(k.slice(7)) : sha256(k))));
     accepted.catch(() => {}); // surfaced on first use
-    verify = async (key) => matchesAny(await sha256(key), await accepted);
+    verify = async (key) => {
+      const digest = await sha256(key);
+      return matchesAny(digest, await accepted) ? digest : undefined;
+    };
   }
   return async (request) => {
     const header = request.headers.get('authorization');
     if (header === null) throw unauthorized('an API key is required: send Authorization: Bearer <key>');
     const m = CREDENTIALS.exec(header);
     if (!m) throw unauthorized('malformed Authorization header: expected Bearer <key>', 'invalid_request');
-    if (!(await verify(m[1]!, request))) throw unauthorized('the API key is not valid', 'invalid_token');
+    const digest = await verify(m[1]!, request);
+    if (!digest) throw unauthorized('the API key is not valid', 'invalid_token');
+    return bytesToHex(digest);
   };
 }

@@ -26,7 +26,7 @@ export function createPipeline({ store, routes, authenticate, onError }: Pipelin
       const url = new URL(request.url);
       const path = url.pathname;
       if (base !== '' && path !== base && !path.startsWith(`${base}/`)) throw notFound();
-      await authenticate(request);
+      const principal = await authenticate(request);
       const found = match(request.method, path);
       if (!found) throw notFound();
       if (!found.route) {
@@ -34,7 +34,7 @@ export function createPipeline({ store, routes, authenticate, onError }: Pipelin
           allow: found.allow,
         });
       }
-      const req: RouteRequest = { request, url, params: found.params, store };
+      const req: RouteRequest = { request, url, params: found.params, store, principal };
       routeHeaders = found.route.headers?.(req);
       const response = await found.route.handler(req);
       if (routeHeaders) for (const [name, value] of Object.entries(routeHeaders)) response.headers.set(name, value);

@@ -1,17 +1,22 @@
+import type { Kysely } from 'kysely';
+import * as v from 'valibot';
 import type { RouteRequest } from '../context.js';
 import { deprecationHeaders, isSunset } from '../deprecation.js';
 import { readJsonObject } from '../http/body.js';
 import { ApiError, ErrorCode, invalidRequest } from '../http/errors.js';
-import { writePet } from '../http/json-write.js';
+import { jsonString, writePet } from '../http/json-write.js';
 import { parseQuery } from '../http/query.js';
 import { jsonResponse } from '../http/respond.js';
 import { decodeCursor } from '../pagination/cursor.js';
 import { pageResponse } from '../pagination/page-response.js';
 import { parseInt64Text } from '../schemas/int64.js';
-import { validate } from '../schemas/issues.js';
+import { issuesToDetails } from '../schemas/issues.js';
 import { NewPetSchema } from '../schemas/pet.js';
 import { ListPetsQuerySchema } from '../schemas/query.js';
+import type { Database } from '../storage/database.js';
+import type { StoredResponse } from '../storage/idempotency.js';
 import { findPet, insertPet, listPets } from '../storage/pets.js';
+import { fingerprint, idempotent, readIdempotencyKey, storedResponse } from './idempotency.js';
 
 /** `GET /pets`: keyset pages by id, optional status filter, `Link rel="next"` while more exist. */
 export async function listPetsRoute({ request, url, store }: RouteRequest): Promise<Response> {
@@ -22,12 +27,28 @@ export async function listPetsRoute({ request, url, store }: RouteRequest): Prom
   return pageResponse(url, page, { list: 'pets', limit, status: query.status }, writePet);
 }
 
-/** `POST /pets`: 201 with the stored pet and its Location. */
-export async function createPetRoute({ request, url, store }: RouteRequest): Promise<Response> {
+/**
+ * `POST /pets`: 201 with the stored pet and its Location. With an `Idempotency-Key`, a retry
+ * replays the first answer (see routes/idempotency.ts). Body errors (415, 413, malformed JSON)
+ * come first; then one 400 names every bad field, the key included; only then is the key claimed.
+ */
+export async function createPetRoute(req: RouteRequest): Promise<Response> {
+  const { request, url, store } = req;
   const body = await readJsonObject(request);
-  const newPet = validate(NewPetSchema, body);
-  const pet = await insertPet(store.db, newPet, request.signal);
-  return jsonResponse(201, writePet(pet), { location: `${url.origin}${store.basePath}/pets/${pet.id}` });
+  const idempotency = readIdempotencyKey(request.headers);
+  const parsed = v.safeParse(NewPetSchema, body, { abortEarly: false });
+  const details = [...idempotency.problems, ...(parsed.success ? [] : issuesToDetails(parsed.issues))];
+  if (!parsed.success || details.length > 0) throw invalidRequest(details);
+  const newPet = parsed.output;
+  const create = async (db: Kysely<Database>): Promise<StoredResponse> => {
+    const pet = await insertPet(db, newPet, request.signal);
+    return { status: 201, body: writePet(pet), location: `${url.origin}${store.basePath}/pets/${pet.id}` };
+  };
+  if (idempotency.key === undefined) return storedResponse(await create(store.db));
+  // Same NewPet after validation = same request: key order, spacing, unknown properties and an
+  // omitted status (stored as "available") do not change the fingerprint.
+  const canonical = `POST /pets\n{"name":${jsonString(newPet.name)},"categoryId":${newPet.categoryId},"status":"${newPet.status}"}`;
+  return idempotent(req, idempotency.key, await fingerprint(canonical), create);
 }
 
 /** Headers of every answer of the deprecated `GET /pets/{petId}`, errors included. */

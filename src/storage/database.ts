@@ -24,12 +24,31 @@ export interface OrderTable {
   complete: Generated<boolean>;
 }
 
+/** One `Idempotency-Key` of `POST /pets`, scoped to the SHA-256 of the API key that sent it. */
+export interface IdempotencyKeyTable {
+  /** Hex SHA-256 of the presented API key (never the key itself). */
+  principal: string;
+  idempotency_key: string;
+  /** Hex SHA-256 of the canonical request (see storage/idempotency.ts). */
+  fingerprint: string;
+  state: 'in_flight' | 'completed';
+  /** Random id of the current claim; fences the completion against a takeover. */
+  claim_id: string;
+  claimed_at: Date;
+  expires_at: Date;
+  response_status: number | null;
+  response_body: string | null;
+  response_location: string | null;
+}
+
 /** The tables petstore-router creates (names prefixed so they never collide with a host app's). */
 export interface Database {
   petstore_pets: PetTable;
   petstore_orders: OrderTable;
+  petstore_idempotency_keys: IdempotencyKeyTable;
 }
 
 export type PetRow = Selectable<PetTable>;
 export type NewPetRow = Insertable<PetTable>;
 export type OrderRow = Selectable<OrderTable>;
+export type IdempotencyKeyRow = Selectable<IdempotencyKeyTable>;

@@ -27,5 +27,5 @@ export function sharedPostgres(): Promise<Kysely<Database>> | undefined {
 
 /** Empties every table and restarts id sequences, so each test starts from nothing. */
 export async function resetDatabase(db: Kysely<Database>): Promise<void> {
-  await sql`truncate table petstore_orders, petstore_pets restart identity cascade`.execute(db);
+  await sql`truncate table petstore_orders, petstore_pets, petstore_idempotency_keys restart identity cascade`.execute(db);
 }

@@ -1,0 +1,97 @@
+import type { Kysely } from 'kysely';
+import type { RouteRequest } from '../context.js';
+import { ApiError, ErrorCode, type ErrorDetail } from '../http/errors.js';
+import { jsonResponse } from '../http/respond.js';
+import type { Database } from '../storage/database.js';
+import {
+  type StoredResponse,
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  releaseIdempotencyKey,
+} from '../storage/idempotency.js';
+
+/**
+ * `Idempotency-Key` on `POST /pets` (IETF httpapi draft). See docs/reliability.md for the
+ * contract: replay on the same key and request, 422 on the same key with another request, 409
+ * while the first request with the key is still running.
+ */
+
+/** Set to `true` on an answer replayed from an earlier request with the same key. */
+export const REPLAYED_HEADER = 'idempotent-replayed';
+
+const VISIBLE_ASCII_KEY = /^[\x21-\x7e]{1,255}$/;
+// The draft defines the value as a Structured Field String (`"…"`); bare tokens are common too.
+const SF_STRING = /^"((?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\["\\])*)"$/;
+
+/**
+ * Reads the header: no key, a key, or a problem for the 400. A quoted value (`"abc"`) is the same
+ * key as the bare one (`abc`). Several headers arrive joined with ", ", which has a space: refused.
+ */
+export function readIdempotencyKey(headers: Headers): { key?: string; problems: ErrorDetail[] } {
+  const raw = headers.get('idempotency-key');
+  if (raw === null) return { problems: [] };
+  const quoted = SF_STRING.exec(raw);
+  const key = quoted ? quoted[1]!.replace(/\\(["\\])/g, '$1') : raw;
+  if (VISIBLE_ASCII_KEY.test(key)) return { key, problems: [] };
+  return { problems: [{ path: 'Idempotency-Key', message: 'must be one header of 1 to 255 visible ASCII characters' }] };
+}
+
+/** Hex SHA-256 of a canonical text of the request (the operation and the validated body). */
+export async function fingerprint(canonical: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(canonical)));
+  let hex = '';
+  for (const b of digest) hex += b.toString(16).padStart(2, '0');
+  return hex;
+}
+
+/** The Response of a stored answer. */
+export function storedResponse(stored: StoredResponse, extra?: Record<string, string>): Response {
+  return jsonResponse(stored.status, stored.body, { ...(stored.location === null ? {} : { location: stored.location }), ...extra });
+}
+
+/**
+ * Runs `work` at most once per (principal, key): the first request claims the key, does the work
+ * and stores its answer in one transaction; a retry replays that answer.
+ */
+export async function idempotent(
+  { store, principal }: RouteRequest,
+  key: string,
+  requestFingerprint: string,
+  work: (db: Kysely<Database>) => Promise<StoredResponse>,
+): Promise<Response> {
+  const claim = await claimIdempotencyKey(store.db, {
+    principal,
+    key,
+    fingerprint: requestFingerprint,
+    now: store.now(),
+    ttlMs: store.idempotencyTtlMs,
+  });
+  if (claim.outcome !== 'claimed') {
+    if (claim.fingerprint !== requestFingerprint) {
+      throw new ApiError(422, ErrorCode.unprocessable, 'this Idempotency-Key was already used with another request body');
+    }
+    if (claim.outcome === 'in_flight') throw inFlight();
+    return storedResponse(claim.response, { [REPLAYED_HEADER]: 'true' });
+  }
+
+  const ids = { principal, key, claimId: claim.claimId };
+  try {
+    const stored = await store.db.transaction().execute(async (trx) => {
+      const answer = await work(trx);
+      // Our claim was taken over as abandoned: roll back, the other request owns the key now.
+      if (!(await completeIdempotencyKey(trx, ids, answer))) throw inFlight();
+      return answer;
+    });
+    return storedResponse(stored);
+  } catch (error) {
+    // Let a retry with the same key run; if even this fails, the claim goes stale and is taken over.
+    await releaseIdempotencyKey(store.db, ids).catch(() => {});
+    throw error;
+  }
+}
+
+function inFlight(): ApiError {
+  return new ApiError(409, ErrorCode.conflict, 'a request with this Idempotency-Key is still in progress; retry later', undefined, {
+    'retry-after': '1',
+  });
+}
