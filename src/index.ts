@@ -10,3 +10,6 @@ export { addOrder } from './storage/orders.js';
 export type { Database, PetTable, OrderTable } from './storage/database.js';
 export type { Pet, NewPet, PetStatus, Order, NewOrder, OrderStatus } from './model.js';
 export { MAX_BODY_BYTES } from './http/body.js';
+export { openApiDocument } from './openapi/document.js';
+export type { OpenApiOptions } from './openapi/document.js';
+export type { OpenApiDocument, OpenApiServer } from './openapi/types.js';

@@ -3,6 +3,8 @@ import type { StoreContext } from './context.js';
 import { DEFAULT_DEPRECATED_AT, DEFAULT_SUNSET_AT } from './deprecation.js';
 import { type KeysOption, createAuthenticator } from './http/auth.js';
 import { createPipeline } from './http/pipeline.js';
+import { openApiRoute } from './openapi/route.js';
+import type { OpenApiServer } from './openapi/types.js';
 import { routes } from './routes/table.js';
 import type { Database } from './storage/database.js';
 import { DEFAULT_IDEMPOTENCY_TTL_MS } from './storage/idempotency.js';
@@ -51,6 +53,18 @@ export interface PetStoreOptions {
    * ```
    */
   idempotencyTtlMs?: number;
+  /**
+   * Serve the API's OpenAPI 3.1 document at `GET {basePath}/openapi.json`, without a key. Built
+   * once, here. `false` turns it off (the path is then an ordinary authenticated 404); an object
+   * sets the document's `servers` (default: the spec's production and staging addresses, ending
+   * in `basePath`).
+   * @default true
+   * @example
+   * ```ts
+   * createPetStore({ db, keys, openapi: { servers: [{ url: 'https://api.example.org/v1' }] } })
+   * ```
+   */
+  openapi?: boolean | { servers?: OpenApiServer[] };
   /**
    * Called with every error answered as 500 or 503 (the client sees a masked message).
    * @default logs to console.error
@@ -101,10 +115,15 @@ export function createPetStore(options: PetStoreOptions): PetStore {
   const handle = createPipeline({
     store,
     routes,
+    publicRoutes: options.openapi === false ? [] : [openApiRoute({ ...store.deprecation, basePath: store.basePath, servers: openApiServers(options) })],
     authenticate: createAuthenticator(options.keys),
     onError: options.onError ?? defaultOnError,
   });
   return Object.freeze({ fetch: (request: Request) => handle(request), basePath: store.basePath });
+}
+
+function openApiServers({ openapi }: PetStoreOptions): OpenApiServer[] | undefined {
+  return typeof openapi === 'object' && openapi !== null ? openapi.servers : undefined;
 }
 
 function normaliseBasePath(path: string): string {

@@ -8,6 +8,8 @@ import { errorResponse, toApiError } from './respond.js';
 export interface PipelineOptions {
   store: StoreContext;
   routes: readonly RouteDefinition[];
+  /** Routes answered without a key (the OpenAPI document); routed like the others. */
+  publicRoutes?: readonly RouteDefinition[];
   authenticate: Authenticate;
   onError: (error: unknown, request: Request) => void;
 }
@@ -16,8 +18,9 @@ export interface PipelineOptions {
  * The request pipeline: base path, authentication (401 before any other answer under the base
  * path), routing (404, 405 + Allow, HEAD), the route, and the one mapping of errors to responses.
  */
-export function createPipeline({ store, routes, authenticate, onError }: PipelineOptions) {
-  const match = createRouteMatcher(routes, store.basePath);
+export function createPipeline({ store, routes, publicRoutes = [], authenticate, onError }: PipelineOptions) {
+  const match = createRouteMatcher([...routes, ...publicRoutes], store.basePath);
+  const isPublic = new Set(publicRoutes);
   const base = store.basePath;
 
   return async function handle(request: Request): Promise<Response> {
@@ -26,8 +29,10 @@ export function createPipeline({ store, routes, authenticate, onError }: Pipelin
       const url = new URL(request.url);
       const path = url.pathname;
       if (base !== '' && path !== base && !path.startsWith(`${base}/`)) throw notFound();
-      const principal = await authenticate(request);
       const found = match(request.method, path);
+      // Matching has no effects. Anything but a public route checks the key before its 404 or
+      // 405, so a request without one learns nothing about which paths exist.
+      const principal = found?.route && isPublic.has(found.route) ? '' : await authenticate(request);
       if (!found) throw notFound();
       if (!found.route) {
         throw new ApiError(405, ErrorCode.methodNotAllowed, `${request.method} is not allowed here`, undefined, {

@@ -1,0 +1,134 @@
+import { DEFAULT_DEPRECATED_AT, DEFAULT_SUNSET_AT } from '../deprecation.js';
+import { type RouteDefinition, routes } from '../routes/table.js';
+import { type OperationShape, operationShapes } from './operations.js';
+import { deprecationHeaders, errorResponses, errorSchemas, headers } from './responses.js';
+import { resourceSchemas } from './schemas.js';
+import type { JsonObject, OpenApiDocument, OpenApiServer } from './types.js';
+
+/** Where the store serves its own document, relative to the base path. */
+export const DOCUMENT_PATH = '/openapi.json';
+export const DOCUMENT_OPERATION_ID = 'getOpenApiDocument';
+
+/** Options of {@link openApiDocument}. */
+export interface OpenApiOptions {
+  /**
+   * The base path the API is served under; the default servers end in it.
+   * @default '/v1'
+   */
+  basePath?: string;
+  /**
+   * The `servers` of the document; each URL should end in the base path.
+   * @default production `https://petstore.example.com/v1` and staging `https://staging.petstore.example.com/v1`
+   */
+  servers?: OpenApiServer[];
+  /** Shown as the `Deprecation` example of `getPet`. @default new Date('2026-11-21T00:00:00Z') */
+  deprecatedAt?: Date;
+  /** Shown as the `Sunset` example of `getPet`. @default new Date('2030-12-05T00:00:00Z') */
+  sunsetAt?: Date;
+  /**
+   * Describe `GET /openapi.json` (served without a key) in the document itself. The store sets it
+   * from its `openapi` option, so the document describes exactly what the store answers.
+   * @default true
+   */
+  describeSelf?: boolean;
+}
+
+/** The default servers for a base path: the spec's production and staging addresses. */
+export function defaultServers(basePath: string): OpenApiServer[] {
+  return [
+    { url: `https://petstore.example.com${basePath}`, description: 'Production' },
+    { url: `https://staging.petstore.example.com${basePath}`, description: 'Staging' },
+  ];
+}
+
+const SELF: OperationShape = {
+  tags: ['meta'],
+  description: 'This document. Served without a key; turn it off with the `openapi: false` option.',
+  responses: {
+    '200': { description: 'The OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } },
+  },
+};
+
+const SELF_ROUTE = { method: 'GET', path: DOCUMENT_PATH, operationId: DOCUMENT_OPERATION_ID, summary: 'This OpenAPI document' };
+
+/** `/pets/:petId` (itty-router) to `/pets/{petId}` (OpenAPI). */
+const toTemplate = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+function operation(route: Pick<RouteDefinition, 'operationId' | 'summary' | 'deprecated' | 'stability'>, shape: OperationShape, routeHeaders: Record<string, JsonObject>): JsonObject {
+  const responses = shape.routeHeaders
+    ? Object.fromEntries(
+        Object.entries(shape.responses).map(([status, response]) => [
+          status,
+          // 401 is answered before the route is known, so it never carries the route's headers.
+          status === '401' ? response : { ...response, headers: { ...response.headers, ...routeHeaders } },
+        ]),
+      )
+    : shape.responses;
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    description: shape.description,
+    tags: shape.tags,
+    ...(route.deprecated ? { deprecated: true } : {}),
+    ...(route.stability ? { 'x-stability': route.stability } : {}),
+    ...(shape.parameters ? { parameters: shape.parameters } : {}),
+    ...(shape.requestBody ? { requestBody: shape.requestBody } : {}),
+    ...(route.operationId === DOCUMENT_OPERATION_ID ? { security: [] } : {}),
+    responses,
+  };
+}
+
+/**
+ * Builds the OpenAPI 3.1 document of the API from the route table and the valibot schemas. The
+ * result is plain JSON (no bigint): `JSON.stringify` it as is.
+ *
+ * @example
+ * ```ts
+ * import { openApiDocument } from 'petstore-router'
+ * const doc = openApiDocument({ servers: [{ url: 'https://api.example.org/v1' }] })
+ * console.log(JSON.stringify(doc, null, 2))
+ * ```
+ */
+export function openApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
+  const basePath = (options.basePath ?? '/v1').replace(/\/+$/, '');
+  const shapes = operationShapes();
+  const routeHeaders = deprecationHeaders(options.deprecatedAt ?? DEFAULT_DEPRECATED_AT, options.sunsetAt ?? DEFAULT_SUNSET_AT);
+  const paths: Record<string, Record<string, JsonObject>> = {};
+  const table = options.describeSelf === false ? routes : [...routes, SELF_ROUTE];
+  for (const route of table) {
+    const shape = route.operationId === DOCUMENT_OPERATION_ID ? SELF : shapes[route.operationId];
+    if (!shape) throw new Error(`petstore-router: the OpenAPI document does not describe ${route.operationId}`);
+    const item = (paths[toTemplate(route.path)] ??= {});
+    item[route.method.toLowerCase()] = operation(route as RouteDefinition, shape, routeHeaders);
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Pet Store API',
+      version: '1.0.0',
+      description:
+        'Manage the animals of a pet store. Every operation needs `Authorization: Bearer <API key>`. ' +
+        'Answers not tied to an operation: an unknown path is a 404 (`NotFound`), a known path with another method a 405 ' +
+        '(`MethodNotAllowed`, with `Allow`), and any path under the base path without a valid key a 401 (`Unauthorized`). ' +
+        'HEAD answers every GET with the same status and headers and no body. ' +
+        'int64 values use the whole signed 64-bit range: parse them with a JSON parser that keeps big integers exact.',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: options.servers ?? defaultServers(basePath),
+    security: [{ bearerAuth: [] }],
+    tags: [
+      { name: 'pets', description: 'The animals of the store.' },
+      { name: 'store', description: 'The store area: orders.' },
+      ...(options.describeSelf === false ? [] : [{ name: 'meta', description: 'About the API itself.' }]),
+    ],
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key, sent as `Authorization: Bearer <key>`.' },
+      },
+      schemas: { ...resourceSchemas(), ...errorSchemas },
+      responses: errorResponses(),
+      headers,
+    },
+  };
+}

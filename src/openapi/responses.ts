@@ -1,0 +1,176 @@
+import { ErrorCode } from '../http/errors.js';
+import { RETRY_AFTER_SECONDS } from '../http/respond.js';
+import type { JsonObject } from './types.js';
+
+const JSON_TYPE = 'application/json';
+
+/** `components.schemas` of the Error body: `code` lists every value of `ErrorCode`. */
+export const errorSchemas: Record<string, JsonObject> = {
+  Error: {
+    type: 'object',
+    description: 'The body of every error answer.',
+    properties: {
+      code: { type: 'string', enum: Object.values(ErrorCode), description: 'Machine-readable error code; the set is stable.' },
+      message: { type: 'string', description: 'Human-readable description of the error. Never contains keys, SQL or stacks.' },
+      status: { type: 'integer', minimum: 100, maximum: 599, description: 'The HTTP status code of the response, repeated.' },
+      details: {
+        type: 'array',
+        description: 'Every offending field of a request that failed validation.',
+        items: { $ref: '#/components/schemas/ErrorDetail' },
+      },
+    },
+    required: ['code', 'message', 'status'],
+  },
+  ErrorDetail: {
+    type: 'object',
+    description: 'One offending field.',
+    properties: {
+      path: { type: 'string', description: 'The dotted field name (`limit`, `name`); empty for the body as a whole.' },
+      message: { type: 'string', description: 'What is wrong with it.' },
+    },
+    required: ['path', 'message'],
+  },
+};
+
+/** `components.headers`: the headers the pipeline sends, described once. */
+export const headers: Record<string, JsonObject> = {
+  WWWAuthenticate: {
+    description: 'RFC 6750 challenge; `error="invalid_token"` when a key was sent but is not accepted.',
+    required: true,
+    schema: { type: 'string', pattern: '^Bearer( error="(invalid_request|invalid_token)")?$' },
+  },
+  Allow: {
+    description: 'The methods this path answers (HEAD wherever GET is).',
+    required: true,
+    schema: { type: 'string', pattern: '^[A-Z]+(, [A-Z]+)*$', examples: ['GET, HEAD, POST'] },
+  },
+  RetryAfter: {
+    description: 'Seconds to wait before retrying.',
+    required: true,
+    schema: { type: 'integer', minimum: 0, examples: [RETRY_AFTER_SECONDS] },
+  },
+  LinkNext: {
+    description:
+      'RFC 8288 link to the next page, present only when more results exist. Its opaque `cursor` parameter ' +
+      'and the repeated `limit` (and `status`) are all a client needs: follow it as is.',
+    schema: { type: 'string', pattern: '^<[^>]+>; rel="next"$' },
+  },
+  IdempotentReplayed: {
+    description: '`true` on an answer replayed from an earlier request with the same `Idempotency-Key`.',
+    schema: { type: 'string', const: 'true' },
+  },
+  Location: {
+    description: 'The URL of the created resource.',
+    required: true,
+    schema: { type: 'string', format: 'uri' },
+  },
+};
+
+/** The headers of every answer of the deprecated `getPet` after authentication (RFC 9745, RFC 8594). */
+export function deprecationHeaders(deprecatedAt: Date, sunsetAt: Date): Record<string, JsonObject> {
+  return {
+    Deprecation: {
+      description: 'RFC 9745: when the operation was deprecated, as `@<unix seconds>`.',
+      required: true,
+      schema: { type: 'string', pattern: '^@-?[0-9]+$', examples: [`@${Math.floor(deprecatedAt.getTime() / 1000)}`] },
+    },
+    Sunset: {
+      description: 'RFC 8594: when the operation stops working (410 Gone from then on).',
+      required: true,
+      schema: { type: 'string', examples: [sunsetAt.toUTCString()] },
+    },
+    Link: {
+      description: 'The successor: `GET /pets` with the `status` filter.',
+      required: true,
+      schema: { type: 'string', pattern: '^<[^>]+/pets>; rel="successor-version"$' },
+    },
+  };
+}
+
+interface ErrorKind {
+  status: number;
+  codes: string[];
+  description: string;
+  headers?: Record<string, JsonObject>;
+}
+
+/** Every error status the pipeline can answer, by component name. */
+export const errorKinds: Record<string, ErrorKind> = {
+  BadRequest: {
+    status: 400,
+    codes: [ErrorCode.invalidRequest, ErrorCode.invalidJson],
+    description: 'Invalid parameters or body; `details` names every offending field of a failed validation.',
+  },
+  Unauthorized: {
+    status: 401,
+    codes: [ErrorCode.unauthorized],
+    description: 'Missing or invalid API key (checked before anything else under the base path).',
+    headers: { 'WWW-Authenticate': { $ref: '#/components/headers/WWWAuthenticate' } },
+  },
+  NotFound: { status: 404, codes: [ErrorCode.notFound], description: 'The requested resource does not exist.' },
+  MethodNotAllowed: {
+    status: 405,
+    codes: [ErrorCode.methodNotAllowed],
+    description: 'The path exists but not with this method.',
+    headers: { Allow: { $ref: '#/components/headers/Allow' } },
+  },
+  Conflict: {
+    status: 409,
+    codes: [ErrorCode.conflict],
+    description: 'A request with this `Idempotency-Key` is still in progress; retry later.',
+    headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+  },
+  Gone: { status: 410, codes: [ErrorCode.gone], description: 'The operation has been removed (past its sunset).' },
+  PayloadTooLarge: { status: 413, codes: [ErrorCode.payloadTooLarge], description: 'The body exceeds 65,536 bytes.' },
+  UnsupportedMediaType: {
+    status: 415,
+    codes: [ErrorCode.unsupportedMediaType],
+    description: 'The body is not `application/json`.',
+  },
+  UnprocessableContent: {
+    status: 422,
+    codes: [ErrorCode.unprocessable],
+    description: 'This `Idempotency-Key` was already used with another request.',
+  },
+  InternalError: { status: 500, codes: [ErrorCode.internalError], description: 'Server failure (the message is masked).' },
+  ServiceUnavailable: {
+    status: 503,
+    codes: [ErrorCode.serviceUnavailable],
+    description: 'The database cannot be reached; retry later.',
+    headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+  },
+};
+
+/** One error response object; `extraHeaders` for operations that add their own (getPet). */
+export function errorResponse(kind: ErrorKind, extraHeaders?: Record<string, JsonObject>): JsonObject {
+  const schema = {
+    allOf: [
+      { $ref: '#/components/schemas/Error' },
+      {
+        properties: {
+          code: kind.codes.length === 1 ? { const: kind.codes[0] } : { enum: kind.codes },
+          status: { const: kind.status },
+        },
+      },
+    ],
+  };
+  const all = { ...kind.headers, ...extraHeaders };
+  return {
+    description: kind.description,
+    ...(Object.keys(all).length ? { headers: all } : {}),
+    content: { [JSON_TYPE]: { schema } },
+  };
+}
+
+/**
+ * `components.responses`: the error kinds operations `$ref`, plus `NotFound` and
+ * `MethodNotAllowed`, which also describe answers no operation owns (unknown paths, other
+ * methods). `Gone` is only ever answered by getPet, which writes it inline with its headers.
+ */
+export function errorResponses(): Record<string, JsonObject> {
+  return Object.fromEntries(
+    Object.entries(errorKinds)
+      .filter(([name]) => name !== 'Gone')
+      .map(([name, kind]) => [name, errorResponse(kind)]),
+  );
+}

@@ -1,0 +1,19 @@
+import { jsonResponse } from '../http/respond.js';
+import type { RouteDefinition } from '../routes/table.js';
+import { DOCUMENT_OPERATION_ID, DOCUMENT_PATH, type OpenApiOptions, openApiDocument } from './document.js';
+
+/**
+ * The route of `GET {basePath}/openapi.json`: the document is built and serialised once, when the
+ * store is created, so serving it costs one Response. The pipeline answers it without a key;
+ * other methods get the usual 401, then 405 + Allow.
+ */
+export function openApiRoute(options: OpenApiOptions): RouteDefinition {
+  const body = JSON.stringify(openApiDocument({ ...options, describeSelf: true }));
+  return {
+    method: 'GET',
+    path: DOCUMENT_PATH,
+    operationId: DOCUMENT_OPERATION_ID,
+    summary: 'This OpenAPI document',
+    handler: async () => jsonResponse(200, body),
+  };
+}
