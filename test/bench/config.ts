@@ -1,0 +1,41 @@
+/**
+ * Benchmark settings, from the environment so `npm run bench` stays one plain command.
+ *
+ * | variable              | default                                                  |
+ * |-----------------------|----------------------------------------------------------|
+ * | BENCH_QUICK=1         | short rounds and fewer iterations (a smoke run, ~3 min)  |
+ * | BENCH_ONLY            | comma list of suites: http,inprocess,ergonomics,scale    |
+ * | BENCH_DATABASE_URL    | postgres://postgres:postgres@127.0.0.1:5432/petstore_bench |
+ * | BENCH_ROUNDS          | alternating rounds per scenario (5; quick 2)             |
+ * | BENCH_SECONDS         | seconds per measured round (5; quick 2)                  |
+ * | BENCH_CONNECTIONS     | wrk connections (32)                                     |
+ * | BENCH_SERVERS         | comma list: petstore,node-pg,fastify-pg                  |
+ * | BENCH_SCENARIOS       | comma list: list,filter,get,create                       |
+ * | BENCH_PROFILE=1       | run our server with `node --cpu-prof` (profiles in .cache/bench/profiles) |
+ * | BENCH_SCALE_ROWS      | the large table of the scale suite (1000000; quick 100000) |
+ */
+export const quick = process.env.BENCH_QUICK === '1';
+const int = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
+const list = (name: string, fallback: string[]) => (process.env[name] ? process.env[name]!.split(',').map((s) => s.trim()).filter(Boolean) : fallback);
+
+export const config = {
+  quick,
+  suites: list('BENCH_ONLY', ['http', 'inprocess', 'ergonomics', 'scale']),
+  databaseUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/petstore_bench',
+  rounds: int('BENCH_ROUNDS', quick ? 2 : 5),
+  seconds: int('BENCH_SECONDS', quick ? 2 : 5),
+  warmupSeconds: quick ? 1 : 3,
+  connections: int('BENCH_CONNECTIONS', 32),
+  servers: list('BENCH_SERVERS', ['petstore', 'node-pg', 'fastify-pg']),
+  scenarios: list('BENCH_SCENARIOS', ['list', 'filter', 'get', 'create']),
+  profile: process.env.BENCH_PROFILE === '1',
+  scaleRows: int('BENCH_SCALE_ROWS', quick ? 100_000 : 1_000_000),
+  /** Pets in the table during the HTTP suite (get-by-id picks among them). */
+  httpRows: 10_000,
+  /** Cores: the server on one, the load generator on the other (`taskset`). */
+  serverCpu: process.env.BENCH_SERVER_CPU ?? '1',
+  loadCpu: process.env.BENCH_LOAD_CPU ?? '0',
+  apiKey: 'bench-key-0123456789abcdef',
+  /** Where compiled servers, wrk scripts, profiles and the last report go (git-ignored). */
+  workDir: new URL('../../.cache/bench/', import.meta.url).pathname,
+};

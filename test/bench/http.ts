@@ -1,0 +1,110 @@
+/**
+ * Over HTTP on PostgreSQL: our standalone server against the two baselines. Every server runs
+ * for the whole suite, pinned to one core, wrk on the other. Per scenario: a warm-up of each
+ * server, then rounds in which every server is measured once, in an order that rotates (A B C,
+ * B C A, …), so slow drift of a shared machine hits all of them alike. Each figure is the median
+ * over rounds; ratios are the median of per-round ratios.
+ */
+import { config } from './config.js';
+import { seedPets } from './db.js';
+import { cpuSeconds, peakRss, resetPeakRss } from './proc.js';
+import { type RunningServer, compile, serverDefs, start } from './servers.js';
+import { fmt, median, table } from './stats.js';
+import { ensureWrk, scenarios, wrk } from './wrk.js';
+import { createPostgresDatabase } from 'petstore-router/pg';
+
+interface Round {
+  rps: number;
+  p99: number;
+  /** Server CPU microseconds per request (user + system, all threads). */
+  cpuUs: number;
+}
+
+export interface HttpResults {
+  /** scenario -> server -> rounds */
+  rounds: Map<string, Map<string, Round[]>>;
+  /** scenario -> server -> peak RSS bytes during the scenario */
+  peak: Map<string, Map<string, number>>;
+  labels: Map<string, string>;
+}
+
+export async function runHttp(log: (s: string) => void): Promise<HttpResults> {
+  ensureWrk();
+  const db = await createPostgresDatabase(config.databaseUrl); // migrated: the baselines use our schema
+  const defs = serverDefs();
+  const files = await compile(defs);
+  const servers: RunningServer[] = [];
+  const results: HttpResults = { rounds: new Map(), peak: new Map(), labels: new Map(defs.map((d) => [d.name, d.label])) };
+  try {
+    let port = 18_080;
+    for (const def of defs) servers.push(await start(def, files.get(def.name)!, port++, config.profile && def.name === 'petstore'));
+    for (const name of config.scenarios) {
+      const scenario = scenarios[name];
+      if (!scenario) throw new Error(`unknown scenario ${name}`);
+      // Same data for every scenario and server: creates of earlier scenarios are wiped here.
+      await seedPets(db, config.httpRows);
+      const rounds = new Map(servers.map((s) => [s.def.name, [] as Round[]]));
+      const peaks = new Map<string, number>();
+      for (const s of servers) {
+        resetPeakRss(s.pid);
+        await wrk(s.origin, scenario, config.warmupSeconds);
+      }
+      for (let r = 0; r < config.rounds; r++) {
+        const order = servers.map((_, i) => servers[(i + r) % servers.length]!);
+        for (const s of order) {
+          const before = cpuSeconds(s.pid);
+          const w = await wrk(s.origin, scenario, config.seconds);
+          const cpu = cpuSeconds(s.pid) - before;
+          if (w.non2xx || w.errors || w.requests === 0) {
+            throw new Error(`${s.def.name} ${name}: ${w.non2xx} non-2xx responses, ${w.errors} socket errors, ${w.requests} requests`);
+          }
+          rounds.get(s.def.name)!.push({ rps: w.rps, p99: w.p99, cpuUs: (cpu * 1e6) / w.requests });
+          log(`  ${name} round ${r + 1} ${s.def.name}: ${fmt.int(w.rps)} req/s, p99 ${fmt.ms(w.p99)} ms, ${fmt.us((cpu * 1e6) / w.requests)} us CPU/req`);
+        }
+      }
+      for (const s of servers) peaks.set(s.def.name, peakRss(s.pid));
+      results.rounds.set(name, rounds);
+      results.peak.set(name, peaks);
+    }
+  } finally {
+    for (const s of servers) await s.stop();
+    await db.destroy();
+  }
+  return results;
+}
+
+/** Median over rounds of (ours / theirs), pairing the rounds of one run. */
+function ratio(ours: Round[], theirs: Round[], key: keyof Round): number {
+  return median(ours.map((o, i) => o[key] / theirs[i]![key]));
+}
+
+export function httpReport(res: HttpResults): string {
+  const rows: (string | number)[][] = [];
+  const ratios: (string | number)[][] = [];
+  for (const [scenario, byServer] of res.rounds) {
+    for (const [server, rounds] of byServer) {
+      rows.push([
+        scenario,
+        res.labels.get(server)!,
+        fmt.int(median(rounds.map((r) => r.rps))),
+        fmt.ms(median(rounds.map((r) => r.p99))),
+        fmt.us(median(rounds.map((r) => r.cpuUs))),
+        fmt.mb(res.peak.get(scenario)!.get(server)!),
+      ]);
+    }
+    const ours = byServer.get('petstore');
+    if (!ours) continue;
+    for (const [server, rounds] of byServer) {
+      if (server === 'petstore') continue;
+      const peakRatio = res.peak.get(scenario)!.get('petstore')! / res.peak.get(scenario)!.get(server)!;
+      ratios.push([scenario, `petstore / ${server}`, fmt.ratio(ratio(ours, rounds, 'rps')), fmt.ratio(ratio(ours, rounds, 'p99')), fmt.ratio(ratio(ours, rounds, 'cpuUs')), fmt.ratio(peakRatio)]);
+    }
+  }
+  return [
+    table(['scenario', 'server', 'req/s', 'p99 ms', 'server CPU us/req', 'peak RSS MB'], rows),
+    '',
+    'Ratios (median of per-round ratios; CPU/req and p99 lower is better, req/s higher is better):',
+    '',
+    table(['scenario', 'pair', 'req/s', 'p99', 'CPU/req', 'peak RSS'], ratios),
+  ].join('\n');
+}

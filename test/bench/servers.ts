@@ -1,0 +1,118 @@
+/**
+ * The servers under test, each a "server command": compiled the same way (tsup/esbuild, ESM,
+ * target node20, npm dependencies external, exactly as our published build), started with
+ * `taskset -c <server core> node <file> --database URL --port N`, keys from PETSTORE_API_KEYS,
+ * ready when it prints `listening on http://…`.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'tsup';
+import { config } from './config.js';
+
+const root = new URL('../../', import.meta.url).pathname;
+
+export interface ServerDef {
+  name: string;
+  label: string;
+  entry: string;
+  args: string[];
+}
+
+/** Our server: the standalone CLI once it exists, else the bench's stand-in bridge. */
+function petstoreEntry(): { entry: string; args: string[]; label: string } {
+  for (const candidate of ['adapters/cli.ts', 'adapters/cli/index.ts', 'adapters/cli/main.ts']) {
+    if (existsSync(join(root, candidate)) && committed(candidate)) return { entry: candidate, args: ['serve'], label: 'petstore-router (CLI)' };
+  }
+  return { entry: 'test/bench/servers/bridge.ts', args: [], label: 'petstore-router (bench bridge)' };
+}
+
+/** Only a committed CLI counts: a file another engineer is still writing may not run yet. */
+function committed(path: string): boolean {
+  try {
+    execFileSync('git', ['ls-files', '--error-unmatch', path], { cwd: root, stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function serverDefs(): ServerDef[] {
+  const ours = petstoreEntry();
+  const all: ServerDef[] = [
+    { name: 'petstore', label: ours.label, entry: ours.entry, args: ours.args },
+    { name: 'node-pg', label: 'node:http + pg', entry: 'test/bench/baselines/node-pg.ts', args: [] },
+    { name: 'fastify-pg', label: 'Fastify 5 + pg', entry: 'test/bench/baselines/fastify-pg.ts', args: [] },
+  ];
+  return all.filter((s) => config.servers.includes(s.name));
+}
+
+/** Compiles every server once, with the same bundler settings, into the bench work directory. */
+export async function compile(defs: ServerDef[]): Promise<Map<string, string>> {
+  const outDir = join(config.workDir, 'servers');
+  mkdirSync(outDir, { recursive: true });
+  await build({
+    config: false,
+    entry: Object.fromEntries(defs.map((d) => [d.name, join(root, d.entry)])),
+    outDir,
+    format: ['esm'],
+    target: 'node20',
+    platform: 'node',
+    splitting: false,
+    silent: true,
+    // Dependencies stay in node_modules, as for users of the package; our own code is bundled.
+    external: ['@electric-sql/pglite', 'pg', 'kysely', 'valibot', 'itty-router', 'fastify', '@valibot/to-json-schema'],
+    outExtension: () => ({ js: '.mjs' }),
+  });
+  return new Map(defs.map((d) => [d.name, join(outDir, `${d.name}.mjs`)]));
+}
+
+export interface RunningServer {
+  def: ServerDef;
+  pid: number;
+  origin: string;
+  stop(): Promise<void>;
+}
+
+export async function start(def: ServerDef, file: string, port: number, profile = false): Promise<RunningServer> {
+  const nodeArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${join(config.workDir, 'profiles')}`] : [];
+  const child: ChildProcess = spawn(
+    'taskset',
+    ['-c', config.serverCpu, process.execPath, ...nodeArgs, file, ...def.args, '--database', config.databaseUrl, '--port', String(port), '--host', '127.0.0.1'],
+    // Run from the repository, so external imports resolve from its node_modules.
+    { cwd: root, env: { ...process.env, PETSTORE_API_KEYS: config.apiKey, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${def.name} did not start in 30 s:\n${stderr}`)), 30_000);
+    let stdout = '';
+    child.stdout!.on('data', (d) => {
+      stdout += d;
+      if (/listening on http:\/\//.test(stdout)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${def.name} exited with ${code}:\n${stderr}`));
+    });
+  });
+  // taskset execs node, so the child's pid is the server's.
+  return {
+    def,
+    pid: child.pid!,
+    origin: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        child.once('exit', () => {
+          clearTimeout(kill);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
