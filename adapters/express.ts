@@ -71,12 +71,11 @@ export function petStoreExpress(store: PetStore): PetStoreMiddleware {
 }
 
 function toRequest(req: ExpressLikeRequest, url: string, signal: AbortSignal): Request {
+  // From rawHeaders: `req.headers` keeps only the first of several Authorization headers, and
+  // the store must see them all to answer 401.
   const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    else headers.set(name, value);
-  }
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
   const method = req.method ?? 'GET';
   const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };
   if (method !== 'GET' && method !== 'HEAD') {

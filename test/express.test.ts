@@ -162,6 +162,28 @@ test('pagination Link keeps the mount path; HEAD has headers and no body', async
   }
 });
 
+test('several Authorization headers all reach the store (401)', async () => {
+  const app = express();
+  app.use(petStoreExpress(store));
+  const server = await listen(app);
+  try {
+    const { connect } = await import('node:net');
+    const { port } = new URL(server.origin);
+    const status = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => {
+        socket.end(`GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`);
+      });
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk));
+      socket.on('end', () => resolve(text.split(' ', 2)[1] ?? ''));
+      socket.on('error', reject);
+    });
+    assert.is(status, '401');
+  } finally {
+    await server.close();
+  }
+});
+
 test('status, headers and several Set-Cookie reach Express response as sent', async () => {
   const fake: PetStore = {
     basePath: '/v1',
