@@ -1,0 +1,129 @@
+import type { Kysely } from 'kysely';
+import * as assert from 'uvu/assert';
+import type { Database } from '../../src/index.js';
+import { KEY } from '../helpers/harness.js';
+import { type BehaviourRun, area, body, createPet, expectError, insertPets, withStore } from './context.js';
+
+/** A view of `db` whose queries fail like `error` while `state.failing` is true. */
+function faultyDatabase(db: Kysely<Database>, error: () => Error, state: { failing: boolean }): Kysely<Database> {
+  return db.withPlugin({
+    transformQuery(args) {
+      if (state.failing) throw error();
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  });
+}
+
+/** Decisions: unknown path, 405 + Allow, HEAD, base path, masked 500, 503 + Retry-After and recovery. */
+export function routingBehaviour(run: BehaviourRun): void {
+  const test = area(run, 'routing and errors');
+
+  test('an unknown path under the base path: 404 with the Error body', async ({ call }) => {
+    for (const path of ['/v1', '/v1/', '/v1/nothing', '/v1/pets/1/owner', '/v1/store', '/v1/store/orders/1', '/v1//pets']) {
+      await expectError(await call(path), 404, 'not_found');
+    }
+  });
+
+  test('a known path with another method: 405 with Allow', async ({ call }) => {
+    const cases: [string, string, string][] = [
+      ['DELETE', '/v1/pets', 'GET, HEAD, POST'],
+      ['PUT', '/v1/pets', 'GET, HEAD, POST'],
+      ['PATCH', '/v1/pets/1', 'GET, HEAD'],
+      ['POST', '/v1/pets/1', 'GET, HEAD'],
+      ['DELETE', '/v1/store/orders', 'GET, HEAD'],
+      ['OPTIONS', '/v1/pets', 'GET, HEAD, POST'],
+    ];
+    for (const [method, path, allow] of cases) {
+      const res = await call(path, { method });
+      assert.is(res.headers.get('allow'), allow, `${method} ${path}`);
+      await expectError(res, 405, 'method_not_allowed');
+    }
+  });
+
+  test('HEAD answers every GET with the same status and headers and no body', async ({ call, db }) => {
+    await insertPets(db, [{ name: 'a' }, { name: 'b' }]);
+    for (const path of ['/v1/pets?limit=1', '/v1/pets/1', '/v1/pets/999', '/v1/pets/x', '/v1/store/orders', '/v1/nope']) {
+      const get = await call(path);
+      const head = await call(path, { method: 'HEAD' });
+      assert.is(head.status, get.status, path);
+      for (const name of ['content-type', 'link', 'deprecation', 'sunset']) {
+        assert.is(head.headers.get(name), get.headers.get(name), `${path} ${name}`);
+      }
+      assert.is(await head.text(), '', path);
+    }
+    const anon = await call('/v1/pets', { method: 'HEAD', anonymous: true });
+    assert.is(anon.status, 401);
+    assert.is(anon.headers.get('www-authenticate'), 'Bearer');
+  });
+
+  test('basePath is an option, the empty string included', async ({ db }) => {
+    await withStore(run, db, { basePath: '' }, async (call) => {
+      assert.is((await call('/pets')).status, 200);
+      const pet = await createPet(
+        async (path, init) => call(path.replace(/^\/v1/, ''), init),
+        '{"name":"root","categoryId":1}',
+      );
+      const res = await call(`/pets/${pet.id}`);
+      assert.is(res.status, 200);
+      assert.is(new URL(res.headers.get('link')!.slice(1, -1).split('>')[0]!).pathname, '/pets');
+      await expectError(await call('/v1/pets'), 404, 'not_found');
+    });
+    await withStore(run, db, { basePath: '/api/v2/' }, async (call) => {
+      assert.is((await call('/api/v2/pets')).status, 200);
+      await expectError(await call('/v1/pets'), 404, 'not_found');
+      await expectError(await call('/api/v2x/pets'), 404, 'not_found');
+    });
+  });
+
+  test('an unexpected failure: 500 with a masked message, reported to onError', async ({ db }) => {
+    const reported: unknown[] = [];
+    const state = { failing: true };
+    const broken = faultyDatabase(db, () => new Error('syntax error at or near "SELECT" in select * from petstore_pets'), state);
+    await withStore(run, broken, { onError: (e) => reported.push(e) }, async (call) => {
+      const err = await expectError(await call('/v1/pets'), 500, 'internal_error');
+      assert.not.match(err.message, /select|syntax|petstore_pets|at /i);
+      assert.is(err.details, undefined);
+    });
+    assert.is(reported.length, 1);
+  });
+
+  test('the database unreachable: 503 with Retry-After, then recovery without a restart', async ({ db }) => {
+    const state = { failing: true };
+    const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const flaky = faultyDatabase(db, refused, state);
+    await withStore(run, flaky, { onError: () => {} }, async (call) => {
+      for (const [path, init] of [['/v1/pets', {}], ['/v1/pets/1', {}], ['/v1/pets', { method: 'POST', body: '{"name":"n","categoryId":1}' }], ['/v1/store/orders', {}]] as const) {
+        const res = await call(path, init);
+        assert.ok(Number(res.headers.get('retry-after')) > 0, path);
+        await expectError(res, 503, 'service_unavailable');
+      }
+      state.failing = false;
+      const pet = await createPet(call, '{"name":"back","categoryId":1}');
+      assert.equal((await body(await call('/v1/pets'))).map((p: { name: string }) => p.name), ['back']);
+      assert.is(pet.name, 'back');
+    });
+  });
+
+  test('a store on a database that is not running at all: 503', async ({ db }) => {
+    const { createPostgresDatabase } = await import('../../src/pg.js');
+    const nowhere = await createPostgresDatabase({ host: '127.0.0.1', port: 1, connectionTimeoutMillis: 1000 }, { migrate: false });
+    try {
+      await withStore(run, nowhere, { onError: () => {} }, async (call) => {
+        const res = await call('/v1/pets');
+        assert.ok(res.headers.get('retry-after'));
+        await expectError(res, 503, 'service_unavailable');
+      });
+    } finally {
+      await nowhere.destroy();
+    }
+    assert.ok(db);
+  });
+
+  test('the same key works on every path, and the error bodies carry no key', async ({ call }) => {
+    const res = await call('/v1/nothing');
+    assert.not.match(await res.text(), new RegExp(KEY));
+  });
+
+  test.run();
+}

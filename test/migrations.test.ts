@@ -1,0 +1,70 @@
+import { Kysely, sql } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { type Database, MIGRATION_LOCK_TABLE, MIGRATION_TABLE, migrate } from '../src/index.js';
+import { createPostgresDatabase } from '../src/pg.js';
+import { migrations } from '../src/storage/migrations/index.js';
+import { sharedPGlite } from './helpers/db.js';
+
+test('migrate is idempotent: a second run applies nothing', async () => {
+  const db = await sharedPGlite(); // already migrated once by createPGliteDatabase
+  assert.equal(await migrate(db), []);
+  const tables = await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = current_schema() order by 1`.execute(db);
+  const names = tables.rows.map((r) => r.table_name);
+  for (const t of ['petstore_pets', 'petstore_orders', MIGRATION_TABLE, MIGRATION_LOCK_TABLE]) assert.ok(names.includes(t), t);
+  assert.not.ok(names.includes('kysely_migration'), 'our bookkeeping never uses Kysely\'s default table names');
+});
+
+test('the list indexes exist: the primary key on id and (status, id)', async () => {
+  const db = await sharedPGlite();
+  const { rows } = await sql<{ indexdef: string }>`select indexdef from pg_indexes where tablename = 'petstore_pets'`.execute(db);
+  const defs = rows.map((r) => r.indexdef).join('\n');
+  assert.match(defs, /UNIQUE INDEX petstore_pets_pkey .*\(id\)/);
+  assert.match(defs, /petstore_pets_status_id_idx .*\(status, id\)/);
+});
+
+test('a host application\'s own Kysely migrations live beside ours without colliding', async () => {
+  const db = (await sharedPGlite()) as Kysely<any>;
+  const host = new Migrator({
+    db,
+    provider: {
+      getMigrations: async () => ({
+        '0001-host': { up: async (d: Kysely<any>) => void (await d.schema.createTable('host_things').ifNotExists().addColumn('id', 'integer').execute()) },
+      }),
+    },
+  });
+  const { error } = await host.migrateToLatest();
+  assert.is(error, undefined);
+  assert.equal(await migrate(db), []);
+  await db.schema.dropTable('host_things').execute();
+  await db.schema.dropTable('kysely_migration').execute();
+  await db.schema.dropTable('kysely_migration_lock').execute();
+});
+
+const url = process.env.DATABASE_URL;
+test('on PostgreSQL, several processes migrating at once all succeed and apply each migration once', async () => {
+  if (!url) return console.log('migrations: DATABASE_URL unset, PostgreSQL case skipped');
+  // A fresh database (not a schema: Kysely's Migrator looks for its tables in every schema).
+  const name = `petstore_migrate_${process.pid}_${Date.now()}`;
+  const admin = await createPostgresDatabase(url, { migrate: false });
+  await sql`create database ${sql.id(name)}`.execute(admin);
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  const dbs: Kysely<Database>[] = [];
+  try {
+    for (let i = 0; i < 6; i++) dbs.push(await createPostgresDatabase({ connectionString: target.href, max: 2 }, { migrate: false }));
+    const results = await Promise.all(dbs.map((db) => migrate(db)));
+    const applied = results.flat().filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    assert.equal(applied, Object.keys(migrations), 'each migration applied exactly once across all processes');
+    const { rows } = await sql<{ n: string }>`select count(*)::text as n from ${sql.table(MIGRATION_TABLE)}`.execute(dbs[0]!);
+    assert.is(rows[0]!.n, String(applied.length));
+    assert.equal(await migrate(dbs[0]!), []);
+  } finally {
+    await Promise.all(dbs.map((db) => db.destroy()));
+    await sql`drop database if exists ${sql.id(name)} with (force)`.execute(admin);
+    await admin.destroy();
+  }
+});
+
+test.run();

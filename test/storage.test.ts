@@ -1,0 +1,80 @@
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createPetStore } from '../src/index.js';
+import { createPostgresDatabase } from '../src/pg.js';
+import { createPGliteDatabase } from '../src/pglite.js';
+import { listPets } from '../src/storage/pets.js';
+import { resetDatabase, sharedPGlite } from './helpers/db.js';
+import { KEY } from './helpers/harness.js';
+
+test('PGlite: a transaction that rolls back while another request inserts loses nothing and mixes nothing', async () => {
+  const db = await sharedPGlite();
+  await resetDatabase(db);
+  const store = createPetStore({ db, keys: [KEY] });
+  let releaseTx!: () => void;
+  const hold = new Promise<void>((r) => (releaseTx = r));
+  const tx = db
+    .transaction()
+    .execute(async (trx) => {
+      await trx.insertInto('petstore_pets').values({ name: 'rolled-back', category_id: 1n, status: 'sold' }).execute();
+      await hold;
+      throw new Error('roll back');
+    })
+    .catch((e: Error) => e.message);
+  const creates = Array.from({ length: 5 }, (_, i) =>
+    store.fetch(
+      new Request('http://x/v1/pets', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `kept${i}`, categoryId: 1 }),
+      }),
+    ),
+  );
+  await new Promise((r) => setTimeout(r, 50));
+  releaseTx();
+  assert.is(await tx, 'roll back');
+  const statuses = (await Promise.all(creates)).map((r) => r.status);
+  assert.equal(statuses, [201, 201, 201, 201, 201]);
+  const { items } = await listPets(db, { limit: 100 });
+  assert.equal(items.map((p) => p.name).sort(), ['kept0', 'kept1', 'kept2', 'kept3', 'kept4']);
+});
+
+test('PGlite passed in by the caller stays open after db.destroy(); one we create is closed', async () => {
+  const pglite = new PGlite();
+  const db = await createPGliteDatabase({ pglite });
+  await db.destroy();
+  assert.is(pglite.closed, false);
+  assert.equal((await pglite.query<{ n: number }>('select count(*)::int as n from petstore_pets')).rows, [{ n: 0 }]);
+  await pglite.close();
+});
+
+test('createPGliteDatabase refuses both pglite and dataDir', async () => {
+  try {
+    await createPGliteDatabase({ pglite: {} as PGlite, dataDir: '/tmp/x' });
+    assert.unreachable();
+  } catch (e) {
+    assert.instance(e, TypeError);
+  }
+});
+
+const url = process.env.DATABASE_URL;
+test('PostgreSQL: a Pool passed in keeps its own parsers and stays open; rows are still exact bigints', async () => {
+  if (!url) return console.log('storage: DATABASE_URL unset, PostgreSQL case skipped');
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  const db = await createPostgresDatabase(pool);
+  await resetDatabase(db);
+  await db.insertInto('petstore_pets').values({ id: 9223372036854775807n, name: 'max', category_id: 9007199254740993n, status: 'sold' }).execute();
+  const { items } = await listPets(db, { limit: 10 });
+  assert.equal(items, [{ id: 9223372036854775807n, name: 'max', categoryId: 9007199254740993n, status: 'sold' }]);
+  const raw = await pool.query('select id from petstore_pets');
+  assert.is(raw.rows[0].id, '9223372036854775807', "the caller's pool keeps pg's default (string) int8 parser");
+  assert.is((await pool.query('select 20::int8 as n')).rows[0].n, '20', "pg's global parsers are untouched");
+  await db.destroy();
+  assert.is((await pool.query('select 1 as one')).rows[0].one, 1, 'the pool is still usable after db.destroy()');
+  await resetDatabase(await createPostgresDatabase(pool));
+  await pool.end();
+});
+
+test.run();
