@@ -43,6 +43,10 @@ export async function readJsonObject(request: Request, maxBytes = MAX_BODY_BYTES
   return value as Record<string, unknown>;
 }
 
+function unreadable(): ApiError {
+  return new ApiError(400, ErrorCode.invalidRequest, 'the request body could not be read to its end');
+}
+
 function tooLarge(maxBytes: number): ApiError {
   return new ApiError(413, ErrorCode.payloadTooLarge, `the request body exceeds ${maxBytes} bytes`);
 }
@@ -50,18 +54,30 @@ function tooLarge(maxBytes: number): ApiError {
 async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array> {
   if (request.body === null) return new Uint8Array(0);
   const reader = request.body.getReader();
+  // A client that goes away mid-upload must not leave this read pending forever.
+  const onAbort = () => void reader.cancel().catch(() => {});
+  request.signal.addEventListener('abort', onAbort, { once: true });
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      // Stop reading at once: memory stays bounded whatever the client keeps sending.
-      await reader.cancel().catch(() => {});
-      throw tooLarge(maxBytes);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read().catch(() => {
+        // A broken upload is the client's doing: not a 500, and never a 503 (an ECONNRESET of
+        // the client's socket would otherwise read as "database unreachable").
+        throw unreadable();
+      });
+      if (request.signal.aborted) throw unreadable();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        // Stop reading at once: memory stays bounded whatever the client keeps sending.
+        await reader.cancel().catch(() => {});
+        throw tooLarge(maxBytes);
+      }
+      chunks.push(value);
     }
-    chunks.push(value);
+  } finally {
+    request.signal.removeEventListener('abort', onAbort);
   }
   if (chunks.length === 1) return chunks[0]!;
   const out = new Uint8Array(size);
