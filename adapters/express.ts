@@ -1,8 +1,8 @@
 // `petstore-router/express`: the store as Express (4 or 5) middleware. Typed structurally with
 // node:http types plus the few Express members we read, so our public types need no express types.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
 import type { PetStore } from 'petstore-router';
+import { createNodeHandler } from 'petstore-router/node';
 
 /** The members of Express's `req` this middleware reads (Express's own `Request` fits). */
 export interface ExpressLikeRequest extends IncomingMessage {
@@ -10,8 +10,6 @@ export interface ExpressLikeRequest extends IncomingMessage {
   originalUrl?: string;
   /** The path this middleware is mounted at (`'/api'` for `app.use('/api', …)`). */
   baseUrl?: string;
-  /** `'https'` behind a trusted proxy (Express's `trust proxy`). */
-  protocol?: string;
   /** Set by a body parser that ran earlier: a Buffer, a string or a parsed value. */
   body?: unknown;
   /** Set by body-parser 1.x (Express 4) once it has read the stream. */
@@ -31,7 +29,9 @@ export type PetStoreMiddleware = (req: ExpressLikeRequest, res: ServerResponse, 
  * so requests never hang; but a parsed body has lost its original bytes, and integers beyond
  * 2^53 (int64 ids) were already rounded by `JSON.parse`.
  *
- * Absolute URLs the store writes (`Location`, `Link`) get the mount path added back.
+ * Absolute URLs the store writes (`Location`, `Link`) get the mount path added back. Requests go
+ * through the Node bridge of `petstore-router/node` (64 KiB body cap while streaming, abort on
+ * client disconnect, Error bodies for failures).
  *
  * @example
  * ```ts
@@ -50,7 +50,8 @@ export type PetStoreMiddleware = (req: ExpressLikeRequest, res: ServerResponse, 
 export function petStoreExpress(store: PetStore): PetStoreMiddleware {
   const { basePath } = store;
   return (req, res, next) => {
-    // Read now: Express restores req.url / req.baseUrl once this middleware returns.
+    // The path under the mount point: what the store routes on. Read now, before Express restores
+    // req.url; originalUrl always starts with baseUrl, the part of it the mount path matched.
     const baseUrl = req.baseUrl ?? '';
     const original = req.originalUrl ?? req.url ?? '/';
     let path = original.startsWith(baseUrl) ? original.slice(baseUrl.length) : (req.url ?? '/');
@@ -58,40 +59,16 @@ export function petStoreExpress(store: PetStore): PetStoreMiddleware {
     const pathname = path.split('?', 1)[0]!;
     if (basePath !== '' && pathname !== basePath && !pathname.startsWith(`${basePath}/`)) return next();
 
-    const origin = `${req.protocol ?? ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http')}://${req.headers.host ?? 'localhost'}`;
-    const controller = new AbortController();
-    res.once('close', () => {
-      if (!res.writableFinished) controller.abort();
-    });
-    store
-      .fetch(toRequest(req, origin + path, controller.signal))
-      .then((response) => send(res, response, req.method === 'HEAD', baseUrl === '' ? undefined : [origin + basePath, origin + baseUrl + basePath]))
-      .catch((error: unknown) => (res.headersSent ? res.destroy(error as Error) : next(error)));
+    req.url = path; // what the Node bridge builds the Request URL from
+    const consumed = bodyConsumed(req);
+    const handler = {
+      fetch: async (request: Request): Promise<Response> => {
+        const response = await store.fetch(consumed ? withBody(request, rebuiltBody(req.body)) : request);
+        return baseUrl === '' ? response : withMountPath(response, new URL(request.url).origin, basePath, baseUrl);
+      },
+    };
+    createNodeHandler(handler)(req, res);
   };
-}
-
-function toRequest(req: ExpressLikeRequest, url: string, signal: AbortSignal): Request {
-  // From rawHeaders: `req.headers` keeps only the first of several Authorization headers, and
-  // the store must see them all to answer 401.
-  const headers = new Headers();
-  const raw = req.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
-  const method = req.method ?? 'GET';
-  const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };
-  if (method !== 'GET' && method !== 'HEAD') {
-    if (bodyConsumed(req)) {
-      // A body parser read the stream: rebuild the bytes from what it left. The lengths and the
-      // encoding no longer describe them (parsers also inflate gzip), so drop those headers.
-      init.body = rebuiltBody(req.body);
-      headers.delete('content-length');
-      headers.delete('content-encoding');
-      headers.delete('transfer-encoding');
-    } else {
-      init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
-      init.duplex = 'half';
-    }
-  }
-  return new Request(url, init);
 }
 
 /** Whether an earlier middleware read the request stream (reading it again would hang). */
@@ -108,17 +85,24 @@ function rebuiltBody(body: unknown): BodyInit | null {
   return JSON.stringify(body);
 }
 
-/** Writes `response` in one call with its length; `rewrite` adds the mount path to our URLs. */
-async function send(res: ServerResponse, response: Response, head: boolean, rewrite: [string, string] | undefined): Promise<void> {
-  const body = Buffer.from(await response.arrayBuffer());
-  res.statusCode = response.status;
-  for (const [name, value] of response.headers) {
-    if (name === 'set-cookie') continue;
-    res.setHeader(name, rewrite && (name === 'location' || name === 'link') ? value.split(rewrite[0]).join(rewrite[1]) : value);
-  }
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length > 0) res.setHeader('set-cookie', cookies);
-  const bodiless = head || response.status === 204 || response.status === 304;
-  if (!bodiless) res.setHeader('content-length', body.byteLength);
-  res.end(body);
+/** `request` with `body` instead of the stream a parser already read. */
+function withBody(request: Request, body: BodyInit | null): Request {
+  // The lengths and the encoding no longer describe the bytes (parsers also inflate gzip).
+  const headers = new Headers(request.headers);
+  for (const name of ['content-length', 'content-encoding', 'transfer-encoding']) headers.delete(name);
+  const bodiless = request.method === 'GET' || request.method === 'HEAD';
+  return new Request(request.url, { method: request.method, headers, signal: request.signal, body: bodiless ? null : body });
+}
+
+/** Adds the mount path to the absolute URLs the store wrote for its own origin. */
+function withMountPath(response: Response, origin: string, basePath: string, baseUrl: string): Response {
+  const location = response.headers.get('location');
+  const link = response.headers.get('link');
+  if (location === null && link === null) return response;
+  const headers = new Headers(response.headers);
+  const from = origin + basePath;
+  const to = origin + baseUrl + basePath;
+  if (location !== null) headers.set('location', location.split(from).join(to));
+  if (link !== null) headers.set('link', link.split(from).join(to));
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
