@@ -147,6 +147,7 @@ export function errorResponse(kind: ErrorKind, extraHeaders?: Record<string, Jso
     allOf: [
       { $ref: '#/components/schemas/Error' },
       {
+        type: 'object',
         properties: {
           code: kind.codes.length === 1 ? { const: kind.codes[0] } : { enum: kind.codes },
           status: { const: kind.status },

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { type Database, type PetStore, type PetStoreOptions, createPetStore } from '../../src/index.js';
+import { withContract } from './contract.js';
 
 /** The API key every behavioural test uses. */
 export const KEY = 'test-key-0123456789';
@@ -42,6 +43,8 @@ export async function openStore(
 ): Promise<{ call: Call; close(): Promise<void>; store: PetStore }> {
   const store = createPetStore({ db, keys: [KEY], ...options });
   const mounted = await transport.mount(store);
+  // Every response of every run is held against the OpenAPI document (test/helpers/contract.ts).
+  const fetch = withContract(mounted.fetch, store.basePath, options);
   const call: Call = (path, init = {}) => {
     const headers = new Headers(init.headers);
     if (!init.anonymous && !headers.has('authorization')) headers.set('authorization', `Bearer ${KEY}`);
@@ -54,7 +57,7 @@ export async function openStore(
       duplex: 'half',
     };
     const request = new Request(ORIGIN + path, requestInit);
-    return mounted.fetch(request);
+    return fetch(request);
   };
   return { call, close: mounted.close, store };
 }
