@@ -10,6 +10,8 @@ export default defineConfig({
     deno: 'adapters/deno.ts',
     bun: 'adapters/bun.ts',
     express: 'adapters/express.ts',
+    node: 'adapters/node.ts',
+    cli: 'adapters/cli.ts',
   },
   format: ['esm'],
   target: 'node20',

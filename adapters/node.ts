@@ -1,0 +1,11 @@
+/**
+ * `petstore-router/node`: serve the store (or any fetch handler) with `node:http`.
+ *
+ * The bridge streams request bodies with the 64 KiB cap, aborts `request.signal` when the client
+ * disconnects, answers every failure below the store with the Error body, and shuts down
+ * gracefully. No runtime dependency.
+ */
+export { createNodeHandler } from './node/handler.js';
+export type { FetchHandler, NodeHandlerOptions, NodeListener } from './node/handler.js';
+export { serve } from './node/serve.js';
+export type { ServeOptions, Served } from './node/serve.js';

@@ -1,0 +1,139 @@
+import { type Server, type ServerResponse, createServer, maxHeaderSize } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { rawErrorResponse } from './errors.js';
+import { type FetchHandler, type NodeHandlerOptions, createNodeHandler } from './handler.js';
+
+/** Options of {@link serve}. Times are in milliseconds. */
+export interface ServeOptions extends NodeHandlerOptions {
+  /** Port to listen on; `0` picks a free one. @default 8080 */
+  port?: number;
+  /** Address to listen on (`'0.0.0.0'` for every IPv4 interface). @default '127.0.0.1' */
+  host?: string;
+  /** Drop a connection whose request headers have not all arrived in this time (408). @default 10_000 */
+  headersTimeout?: number;
+  /** Drop a connection whose whole request has not arrived in this time (408); at least headersTimeout. @default 30_000 */
+  requestTimeout?: number;
+  /** Close an idle keep-alive connection after this time. @default 5_000 */
+  keepAliveTimeout?: number;
+  /** `close()` waits this long for in-flight requests, then destroys the remaining sockets. @default 10_000 */
+  shutdownTimeout?: number;
+}
+
+/** A running server, from {@link serve}. */
+export interface Served {
+  server: Server;
+  /** `http://HOST:PORT`, without the store's base path. */
+  url: string;
+  /** The port actually bound (useful with `port: 0`). */
+  port: number;
+  /** Stops accepting, lets in-flight requests finish (bounded by shutdownTimeout), then resolves. */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves a fetch handler with `node:http`, with timeouts against slow clients and Error bodies for
+ * everything Node's HTTP parser refuses. Resolves once the server accepts connections.
+ *
+ * @example
+ * ```ts
+ * import { createPetStore } from 'petstore-router'
+ * import { createPGliteDatabase } from 'petstore-router/pglite'
+ * import { serve } from 'petstore-router/node'
+ *
+ * const store = createPetStore({ db: await createPGliteDatabase(), keys: [process.env.API_KEY!] })
+ * const server = await serve(store, { port: 8080 })
+ * console.log(`listening on ${server.url}${store.basePath}`)
+ * process.once('SIGTERM', () => server.close())
+ * ```
+ */
+export async function serve(handler: FetchHandler, options: ServeOptions = {}): Promise<Served> {
+  const host = options.host ?? '127.0.0.1';
+  const headersTimeout = options.headersTimeout ?? 10_000;
+  const requestTimeout = options.requestTimeout ?? Math.max(30_000, headersTimeout);
+  const shutdownTimeout = options.shutdownTimeout ?? 10_000;
+  if (requestTimeout > 0 && requestTimeout < headersTimeout) {
+    throw new RangeError('petstore-router/node: requestTimeout must be 0 or at least headersTimeout');
+  }
+  const server = createServer({
+    headersTimeout,
+    requestTimeout,
+    keepAliveTimeout: options.keepAliveTimeout ?? 5_000,
+    // Node checks the two timeouts above only every 30 s by default: a 10 s limit would let a
+    // slow client hold a connection for up to 40 s.
+    connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(headersTimeout / 4))),
+  });
+
+  const listener = createNodeHandler(handler, options);
+  const inFlight = new Set<ServerResponse>();
+  let closing: Promise<void> | undefined;
+  server.on('request', (req, res) => {
+    if (closing) res.setHeader('connection', 'close');
+    inFlight.add(res);
+    res.once('close', () => {
+      inFlight.delete(res);
+      // The connection is idle once its response is done: let it go while shutting down.
+      if (closing) setImmediate(() => server.closeIdleConnections());
+    });
+    listener(req, res);
+  });
+  server.on('clientError', (error: Error & { code?: string; rawPacket?: Buffer }, socket: Socket) => {
+    const answer = parserErrorAnswer(error, maxHeaderSize);
+    // A response already under way cannot get a second status line: drop the connection.
+    const current = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+    if (!answer || !socket.writable || current?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    socket.write(rawErrorResponse(answer.status, answer.code, answer.message));
+    socket.destroySoon(); // end, then destroy once flushed, even if the client never closes its side
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 8080, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  const close = (): Promise<void> => {
+    closing ??= new Promise<void>((resolve) => {
+      const timer = setTimeout(() => server.closeAllConnections(), shutdownTimeout);
+      server.close(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+      // Answers still to be written end their connection; idle keep-alive connections go now.
+      for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
+      server.closeIdleConnections();
+    });
+    return closing;
+  };
+  return { server, url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, port, close };
+}
+
+/**
+ * The answer to a request Node's parser refused. Node reports a too-long request line as a header
+ * overflow too; when the request line alone is most of the limit, the URI is the culprit: 414.
+ */
+function parserErrorAnswer(error: { code?: string; rawPacket?: Buffer }, maxHeaderSize: number) {
+  const code = error.code ?? '';
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return { status: 408, code: 'request_timeout', message: 'the request did not arrive in time' };
+  }
+  if (code === 'HPE_HEADER_OVERFLOW') {
+    const packet = error.rawPacket;
+    const lineEnd = packet ? packet.indexOf('\r\n') : -1;
+    const lineLength = packet ? (lineEnd === -1 ? packet.length : lineEnd) : 0;
+    if (packet && /^[A-Z]+ /.test(packet.subarray(0, 16).toString('latin1')) && lineLength >= maxHeaderSize / 2) {
+      return { status: 414, code: 'uri_too_long', message: 'the request URI is too long' };
+    }
+    return { status: 431, code: 'header_fields_too_large', message: 'the request headers are too large' };
+  }
+  if (code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW') {
+    return { status: 413, code: 'payload_too_large', message: 'the request chunk extensions are too large' };
+  }
+  if (code.startsWith('HPE_')) return { status: 400, code: 'invalid_request', message: 'malformed HTTP request' };
+  return undefined; // a socket error (ECONNRESET, ...): nobody to answer
+}

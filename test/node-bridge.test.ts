@@ -1,0 +1,368 @@
+import { once } from 'node:events';
+import { Agent, request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createPetStore } from 'petstore-router';
+import { type FetchHandler, serve } from '../adapters/node.js';
+import { resetDatabase, sharedPGlite } from './helpers/db.js';
+import { KEY, openStore } from './helpers/harness.js';
+import { nodeSocket } from './helpers/node-transport.js';
+
+const silent = { onError: () => {} };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Sends raw bytes, returns everything the server sent until it closed the connection. */
+function raw(port: number, text: string | Buffer, keepOpenMs = 5_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => reject(new Error('the server did not close the connection')), keepOpenMs);
+    socket.on('data', (c) => chunks.push(c));
+    socket.on('error', () => {}); // a reset after the answer is fine
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(Buffer.concat(chunks).toString('latin1'));
+    });
+    socket.write(text);
+  });
+}
+
+function bodyOf(answer: string): unknown {
+  return JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+}
+
+async function withServer(handler: FetchHandler, run: (port: number) => Promise<void>, options = {}) {
+  const served = await serve(handler, { port: 0, ...silent, ...options });
+  try {
+    await run(served.port);
+  } finally {
+    await served.close();
+  }
+}
+
+test('a client disconnect aborts request.signal', async () => {
+  let aborted!: () => void;
+  const abortSeen = new Promise<void>((r) => (aborted = r));
+  let arrived!: () => void;
+  const arrival = new Promise<void>((r) => (arrived = r));
+  const handler: FetchHandler = {
+    fetch: (request) =>
+      new Promise((resolve) => {
+        request.signal.addEventListener('abort', () => {
+          aborted();
+          resolve(new Response('late'));
+        });
+        arrived();
+      }),
+  };
+  await withServer(handler, async (port) => {
+    const req = httpRequest({ port, host: '127.0.0.1', path: '/slow' });
+    req.on('error', () => {});
+    req.end();
+    await arrival;
+    req.destroy();
+    await Promise.race([abortSeen, sleep(2_000).then(() => assert.unreachable('signal not aborted'))]);
+  });
+});
+
+test('a handler that throws gets a 500 Error body', async () => {
+  await withServer({ fetch: () => { throw new Error('secret detail'); } }, async (port) => {
+    const answer = await raw(port, 'GET /x HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n');
+    assert.match(answer, /^HTTP\/1\.1 500 /);
+    assert.equal(bodyOf(answer), { code: 'internal_error', message: 'internal server error', status: 500 });
+    assert.not.match(answer, /secret detail/);
+  });
+});
+
+test('a body stream that fails before the headers went out still gets a 500 Error body', async () => {
+  const handler: FetchHandler = {
+    fetch: () =>
+      new Response(
+        new ReadableStream({
+          async pull(c) {
+            await sleep(20);
+            c.error(new Error('broken'));
+          },
+        }),
+      ),
+  };
+  await withServer(handler, async (port) => {
+    const answer = await raw(port, 'GET /x HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n');
+    assert.match(answer, /^HTTP\/1\.1 500 /);
+    assert.is((bodyOf(answer) as { code: string }).code, 'internal_error');
+  });
+});
+
+test('a handler that rejects after a delay gets a 500 Error body', async () => {
+  const handler: FetchHandler = { fetch: () => sleep(50).then(() => Promise.reject(new Error('late failure'))) };
+  await withServer(handler, async (port) => {
+    const answer = await raw(port, 'POST /x HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}');
+    assert.match(answer, /^HTTP\/1\.1 500 /);
+    assert.is((bodyOf(answer) as { code: string }).code, 'internal_error');
+  });
+});
+
+test('a body stream that fails after the headers were sent destroys the socket', async () => {
+  const handler: FetchHandler = {
+    fetch: () =>
+      new Response(
+        new ReadableStream({
+          async start(c) {
+            // Two chunks go out (headers sent, streaming), then the stream fails.
+            c.enqueue(new TextEncoder().encode('part1'));
+            c.enqueue(new TextEncoder().encode('part2'));
+            await sleep(20);
+            c.error(new Error('broken'));
+          },
+        }),
+      ),
+  };
+  await withServer(handler, async (port) => {
+    const answer = await raw(port, 'GET /x HTTP/1.1\r\nHost: a\r\n\r\n');
+    assert.match(answer, /^HTTP\/1\.1 200 /);
+    assert.not.match(answer, /\r\n0\r\n\r\n$/, 'the chunked body must not look complete');
+  });
+});
+
+test('several Set-Cookie headers stay separate; a one-chunk body gets Content-Length', async () => {
+  const handler: FetchHandler = {
+    fetch: () => {
+      const headers = new Headers({ 'content-type': 'text/plain' });
+      headers.append('set-cookie', 'a=1; Path=/');
+      headers.append('set-cookie', 'b=2, c; Path=/');
+      return new Response('hello', { headers });
+    },
+  };
+  await withServer(handler, async (port) => {
+    const answer = await raw(port, 'GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n');
+    assert.equal(answer.match(/^set-cookie: .*$/gim), ['set-cookie: a=1; Path=/\r', 'set-cookie: b=2, c; Path=/\r'].map((s) => s.trim()));
+    assert.match(answer, /\r\ncontent-length: 5\r\n/i);
+    assert.not.match(answer, /transfer-encoding/i);
+    assert.ok(answer.endsWith('\r\n\r\nhello'));
+  });
+});
+
+test('HEAD sends headers and no body, even when the handler returns one', async () => {
+  await withServer({ fetch: () => new Response('not for HEAD') }, async (port) => {
+    const answer = await raw(port, 'HEAD / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n');
+    assert.match(answer, /^HTTP\/1\.1 200 /);
+    assert.ok(answer.endsWith('\r\n\r\n'), 'nothing after the headers');
+  });
+});
+
+test('a long streamed response arrives whole (back-pressure respected)', async () => {
+  const chunk = new Uint8Array(64 * 1024).fill(120);
+  let sent = 0;
+  const total = 8 * 1024 * 1024;
+  const handler: FetchHandler = {
+    fetch: () =>
+      new Response(
+        new ReadableStream({
+          pull(c) {
+            if (sent >= total) return c.close();
+            sent += chunk.byteLength;
+            c.enqueue(chunk);
+          },
+        }),
+      ),
+  };
+  await withServer(handler, async (port) => {
+    const received = await new Promise<number>((resolve, reject) => {
+      httpRequest({ port, host: '127.0.0.1', path: '/' }, (res) => {
+        let n = 0;
+        res.on('data', (c: Buffer) => (n += c.length));
+        res.on('end', () => resolve(n));
+      })
+        .on('error', reject)
+        .end();
+    });
+    assert.is(received, total);
+  });
+});
+
+test('a chunked upload past 64 KiB gets 413 quickly and is not read to the end', async () => {
+  const db = await sharedPGlite();
+  const store = createPetStore({ db, keys: [KEY] });
+  await withServer(store, async (port) => {
+    const started = Date.now();
+    let written = 0;
+    const limit = 100 * 1024 * 1024;
+    const result = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(
+        {
+          port,
+          host: '127.0.0.1',
+          method: 'POST',
+          path: '/v1/pets',
+          headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (c) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode!, body }));
+          res.on('error', () => resolve({ status: res.statusCode!, body }));
+        },
+      );
+      req.on('error', (e) => (written >= limit ? reject(e) : undefined));
+      const piece = Buffer.alloc(16 * 1024, 0x20);
+      const write = () => {
+        while (written < limit && !req.destroyed) {
+          written += piece.length;
+          if (!req.write(piece)) return void req.once('drain', write);
+        }
+        if (written >= limit) req.end();
+      };
+      write();
+    });
+    assert.is(result.status, 413);
+    assert.equal(JSON.parse(result.body), { code: 'payload_too_large', message: 'the request body exceeds 65536 bytes', status: 413 });
+    assert.ok(Date.now() - started < 3_000, 'answered quickly');
+    assert.ok(written < 16 * 1024 * 1024, `the server stopped reading (client wrote ${written} bytes)`);
+  });
+});
+
+test('an unread body does not stall the keep-alive connection (401 then another request)', async () => {
+  const db = await sharedPGlite();
+  await withServer(createPetStore({ db, keys: [KEY] }), async (port) => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const call = (headers: Record<string, string>, body?: string) =>
+      new Promise<{ status: number; socket: unknown }>((resolve, reject) => {
+        const req = httpRequest({ port, host: '127.0.0.1', method: body ? 'POST' : 'GET', path: '/v1/pets', headers, agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode!, socket: req.socket }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    const first = await call({ authorization: 'Bearer wrong', 'content-type': 'application/json' }, JSON.stringify({ name: 'x'.repeat(20_000) }));
+    assert.is(first.status, 401);
+    const second = await call({ authorization: `Bearer ${KEY}` });
+    assert.is(second.status, 200);
+    assert.is(second.socket, first.socket, 'same connection reused');
+    agent.destroy();
+  });
+});
+
+test('two Authorization headers reach the store as one folded value: 401', async () => {
+  const db = await sharedPGlite();
+  await withServer(createPetStore({ db, keys: [KEY] }), async (port) => {
+    const auth = `Authorization: Bearer ${KEY}\r\n`;
+    const answer = await raw(port, `GET /v1/pets HTTP/1.1\r\nHost: a\r\n${auth}${auth}Connection: close\r\n\r\n`);
+    assert.match(answer, /^HTTP\/1\.1 401 /);
+    assert.is((bodyOf(answer) as { code: string }).code, 'unauthorized');
+    const single = await raw(port, `GET /v1/pets HTTP/1.1\r\nHost: a\r\n${auth}Connection: close\r\n\r\n`);
+    assert.match(single, /^HTTP\/1\.1 200 /);
+  });
+});
+
+test("Node's parser errors get Error bodies: 431, 414, 400", async () => {
+  await withServer({ fetch: () => new Response('ok') }, async (port) => {
+    const big = await raw(port, `GET / HTTP/1.1\r\nHost: a\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    assert.match(big, /^HTTP\/1\.1 431 /);
+    assert.equal(bodyOf(big), { code: 'header_fields_too_large', message: 'the request headers are too large', status: 431 });
+    const longUri = await raw(port, `GET /${'a'.repeat(20_000)} HTTP/1.1\r\nHost: a\r\n\r\n`);
+    assert.match(longUri, /^HTTP\/1\.1 414 /);
+    assert.is((bodyOf(longUri) as { code: string }).code, 'uri_too_long');
+    const garbage = await raw(port, 'HELLO THERE\r\n\r\n');
+    assert.match(garbage, /^HTTP\/1\.1 400 /);
+    assert.equal(bodyOf(garbage), { code: 'invalid_request', message: 'malformed HTTP request', status: 400 });
+    assert.match(garbage, /content-type: application\/json; charset=utf-8/);
+  });
+});
+
+test('a client trickling its headers is dropped after headersTimeout (408) while others are served', async () => {
+  await withServer(
+    { fetch: () => new Response('ok') },
+    async (port) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.on('error', () => {});
+      const chunks: Buffer[] = [];
+      socket.on('data', (c) => chunks.push(c));
+      socket.write('GET / HTTP/1.1\r\nHost: a\r\n');
+      const trickle = setInterval(() => socket.writable && socket.write('X'), 50);
+      const started = Date.now();
+      await sleep(100);
+      const other = await raw(port, 'GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n');
+      assert.match(other, /^HTTP\/1\.1 200 /);
+      await Promise.race([once(socket, 'close'), sleep(3_000)]);
+      clearInterval(trickle);
+      const elapsed = Date.now() - started;
+      assert.ok(socket.destroyed, 'the slow client was disconnected');
+      assert.ok(elapsed >= 350 && elapsed < 2_000, `dropped after ${elapsed} ms`);
+      const answer = Buffer.concat(chunks).toString();
+      assert.match(answer, /^HTTP\/1\.1 408 /);
+      assert.is((bodyOf(answer) as { code: string }).code, 'request_timeout');
+    },
+    { headersTimeout: 400 },
+  );
+});
+
+test('close() lets an in-flight request finish and refuses new connections', async () => {
+  let arrived!: () => void;
+  const arrival = new Promise<void>((r) => (arrived = r));
+  const handler: FetchHandler = {
+    fetch: async () => {
+      arrived();
+      await sleep(300);
+      return new Response('done');
+    },
+  };
+  const served = await serve(handler, { port: 0, ...silent });
+  const inFlight = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    httpRequest({ port: served.port, host: '127.0.0.1', path: '/', agent: new Agent({ keepAlive: true }) }, (res) => {
+      let body = '';
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+    })
+      .on('error', reject)
+      .end();
+  });
+  await arrival;
+  const closed = served.close();
+  const refused = await new Promise<string>((resolve) => {
+    const s = connect(served.port, '127.0.0.1');
+    s.on('connect', () => {
+      s.destroy();
+      resolve('connected');
+    });
+    s.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'error'));
+  });
+  assert.is(refused, 'ECONNREFUSED');
+  assert.equal(await inFlight, { status: 200, body: 'done' });
+  const started = Date.now();
+  await closed;
+  assert.ok(Date.now() - started < 1_000, 'close() resolved once the request finished (keep-alive socket released)');
+});
+
+test('close() is bounded: a request that never ends is cut after shutdownTimeout', async () => {
+  const served = await serve({ fetch: () => new Promise<Response>(() => {}) }, { port: 0, shutdownTimeout: 200, ...silent });
+  const req = httpRequest({ port: served.port, host: '127.0.0.1', path: '/' });
+  req.on('error', () => {});
+  req.end();
+  await sleep(100);
+  const started = Date.now();
+  await served.close();
+  assert.ok(Date.now() - started < 1_000);
+});
+
+test('the store round-trips over a real socket (nodeSocket transport)', async () => {
+  const db = await sharedPGlite();
+  await resetDatabase(db);
+  const { call, close } = await openStore(nodeSocket, db);
+  try {
+    const created = await call('/v1/pets', { method: 'POST', body: JSON.stringify({ name: 'Rex', categoryId: '9223372036854775807' }) });
+    assert.is(created.status, 201, await created.clone().text());
+    const pet = (await created.json()) as { id: number };
+    const got = await call(`/v1/pets/${pet.id}`);
+    assert.is(got.status, 200);
+    assert.is(got.headers.get('deprecation'), '@1795219200');
+    const head = await call('/v1/pets', { method: 'HEAD' });
+    assert.is(head.status, 200);
+    assert.is(await head.text(), '');
+  } finally {
+    await close();
+  }
+});
+
+test.run();
