@@ -54,14 +54,14 @@ const config: ConversionConfig = {
   overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
 };
 
-/** Converts one valibot schema (inline, no references). */
-export function toSchema(schema: v.GenericSchema): JsonSchema {
-  const { $schema: _, ...rest } = toJsonSchema(schema, config);
-  return rest;
-}
-
 const NewPet = v.omit(NewPetSchema, ['id']); // `id` is refused on create: not part of the body
 const OrderStatus = NewOrderSchema.entries.status.wrapped;
+
+/** Converts one valibot schema; the enums become `$ref`s to their components. */
+export function toSchema(schema: v.GenericSchema): JsonSchema {
+  const { $schema: _, $defs: __, ...rest } = toJsonSchema(schema, { ...config, definitions: { PetStatus: PetStatusSchema, OrderStatus } });
+  return rest;
+}
 
 /** The API's resources as the service writes them: every field the serialisers always write is required. */
 const Pet = v.object({ id: Int64, ...NewPet.entries, status: PetStatusSchema });

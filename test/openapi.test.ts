@@ -1,0 +1,162 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createPetStore, openApiDocument } from '../src/index.js';
+import { routes } from '../src/routes/table.js';
+import { sharedPGlite } from './helpers/db.js';
+
+const KEY = 'openapi-test-key-4f1d2c';
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
+
+function operations(doc: ReturnType<typeof openApiDocument>) {
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([m]) => METHODS.includes(m))
+      .map(([method, op]) => ({ path, method, op })),
+  );
+}
+
+test('every route of the table is an operation, with its operationId', () => {
+  const doc = openApiDocument();
+  const ops = operations(doc);
+  for (const route of routes) {
+    const path = route.path.replace(/:(\w+)/g, '{$1}');
+    const op = doc.paths[path]?.[route.method.toLowerCase()];
+    assert.ok(op, `${route.method} ${path}`);
+    assert.is(op.operationId, route.operationId);
+  }
+  assert.equal(ops.map((o) => o.op.operationId).sort(), ['createPet', 'getOpenApiDocument', 'getPet', 'listOrders', 'listPets']);
+  assert.equal(
+    operations(openApiDocument({ describeSelf: false })).map((o) => o.op.operationId).sort(),
+    ['createPet', 'getPet', 'listOrders', 'listPets'],
+  );
+});
+
+test('version, servers ending in /v1, bearer security on every operation but the document itself', () => {
+  const doc = openApiDocument();
+  assert.is(doc.openapi, '3.1.0');
+  assert.is(doc.info.version, '1.0.0');
+  assert.is(doc.servers.length, 2);
+  for (const s of doc.servers) assert.ok(s.url.endsWith('/v1'), s.url);
+  assert.equal(doc.components.securitySchemes.bearerAuth, {
+    type: 'http',
+    scheme: 'bearer',
+    description: doc.components.securitySchemes.bearerAuth.description,
+  });
+  assert.equal(doc.security, [{ bearerAuth: [] }]);
+  for (const { op } of operations(doc)) {
+    if (op.operationId === 'getOpenApiDocument') assert.equal(op.security, []);
+    else {
+      assert.is(op.security, undefined, `${op.operationId} inherits the document's security`);
+      assert.ok(op.responses['401'], `${op.operationId} documents 401`);
+    }
+  }
+});
+
+test('deprecated on getPet only, x-stability experimental on listOrders only', () => {
+  for (const { op } of operations(openApiDocument())) {
+    assert.is(op.deprecated, op.operationId === 'getPet' ? true : undefined, op.operationId);
+    assert.is(op['x-stability'], op.operationId === 'listOrders' ? 'experimental' : undefined, op.operationId);
+  }
+});
+
+test('int64 fields are integer/int64 with no rounded bound', () => {
+  const doc = openApiDocument();
+  const { Pet, NewPet, Order } = doc.components.schemas;
+  const int64s = [Pet.properties.id, Pet.properties.categoryId, NewPet.properties.categoryId, Order.properties.id, Order.properties.petId];
+  int64s.push(doc.paths['/pets/{petId}']!.get!.parameters[0].schema);
+  for (const s of int64s) {
+    assert.is(s.type, 'integer');
+    assert.is(s.format, 'int64');
+    assert.is(s.minimum, undefined);
+    assert.is(s.maximum, undefined);
+  }
+  // Every number of the document is exact as a double: no bound was rounded on the way.
+  JSON.parse(JSON.stringify(doc), (key, value) => {
+    if (typeof value === 'number') assert.ok(Number.isSafeInteger(value), `${key}: ${value}`);
+    return value;
+  });
+});
+
+test('parameters carry their constraints and defaults', () => {
+  const doc = openApiDocument();
+  const params = doc.paths['/pets']!.get!.parameters as any[];
+  const limit = params.find((p) => p.name === 'limit');
+  assert.equal(limit.schema, { type: 'integer', minimum: 1, maximum: 100, default: 20 });
+  assert.equal(params.find((p) => p.name === 'status').schema, { $ref: '#/components/schemas/PetStatus' });
+  assert.equal(params.find((p) => p.name === 'cursor').schema, { type: 'string', minLength: 1 });
+  assert.equal(doc.components.schemas.PetStatus.enum, ['available', 'pending', 'sold']);
+  const name = doc.components.schemas.NewPet.properties.name;
+  assert.is(name.minLength, 1);
+  assert.is(name.maxLength, 255);
+  assert.equal(doc.components.schemas.NewPet.required, ['name', 'categoryId']);
+  assert.is(doc.components.schemas.NewPet.properties.id, undefined);
+});
+
+test('every error status of the pipeline is documented, with its headers', () => {
+  const doc = openApiDocument();
+  const statuses = (path: string, method: string) => Object.keys(doc.paths[path]![method]!.responses).sort();
+  assert.equal(statuses('/pets', 'get'), ['200', '400', '401', '500', '503']);
+  assert.equal(statuses('/pets', 'post'), ['201', '400', '401', '409', '413', '415', '422', '500', '503']);
+  assert.equal(statuses('/pets/{petId}', 'get'), ['200', '400', '401', '404', '410', '500', '503']);
+  assert.equal(statuses('/store/orders', 'get'), ['200', '400', '401', '500', '503']);
+  const getPet = doc.paths['/pets/{petId}']!.get!.responses;
+  for (const [status, response] of Object.entries<any>(getPet)) {
+    const names = Object.keys(response.headers ?? {});
+    if (status === '401') assert.not.ok(names.includes('Deprecation'));
+    else assert.ok(['Deprecation', 'Sunset', 'Link'].every((h) => names.includes(h)), status);
+  }
+  assert.ok(doc.components.responses.Unauthorized.headers['WWW-Authenticate']);
+  assert.ok(doc.components.responses.MethodNotAllowed.headers.Allow);
+  assert.ok(doc.components.responses.ServiceUnavailable.headers['Retry-After']);
+  assert.ok(doc.paths['/pets']!.post!.responses['201'].headers.Location);
+  assert.ok(doc.paths['/pets']!.get!.responses['200'].headers.Link);
+  const codes = doc.components.schemas.Error.properties.code.enum;
+  assert.ok(codes.includes('unauthorized') && codes.includes('service_unavailable'));
+});
+
+test('servers and base path are options', () => {
+  assert.ok(openApiDocument({ basePath: '/api' }).servers.every((s) => s.url.endsWith('/api')));
+  const servers = [{ url: 'https://api.example.org/v1', description: 'Ours' }];
+  assert.equal(openApiDocument({ servers }).servers, servers);
+});
+
+test('served at /v1/openapi.json without a key, also with HEAD, and holds no key material', async () => {
+  const db = await sharedPGlite();
+  const store = createPetStore({ db, keys: [KEY, `sha256:${'ab'.repeat(32)}`] });
+  const res = await store.fetch(new Request('http://x/v1/openapi.json'));
+  assert.is(res.status, 200);
+  assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+  const text = await res.text();
+  assert.equal(JSON.parse(text), openApiDocument());
+  assert.not.ok(text.includes(KEY) || text.includes('abab') || text.includes(KEY.slice(0, 8)), 'no key or key prefix');
+  const head = await store.fetch(new Request('http://x/v1/openapi.json', { method: 'HEAD' }));
+  assert.is(head.status, 200);
+  assert.is(await head.text(), '');
+  const post = await store.fetch(new Request('http://x/v1/openapi.json', { method: 'POST' }));
+  assert.is(post.status, 401, 'other methods: the key first');
+  const postWithKey = await store.fetch(new Request('http://x/v1/openapi.json', { method: 'POST', headers: { authorization: `Bearer ${KEY}` } }));
+  assert.is(postWithKey.status, 405);
+  assert.is(postWithKey.headers.get('allow'), 'GET, HEAD');
+});
+
+test('the base path and servers options are respected', async () => {
+  const db = await sharedPGlite();
+  const store = createPetStore({ db, keys: [KEY], basePath: '/api/', openapi: { servers: [{ url: 'https://pets.example.org/api' }] } });
+  assert.is((await store.fetch(new Request('http://x/v1/openapi.json'))).status, 404);
+  const doc = await (await store.fetch(new Request('http://x/api/openapi.json'))).json();
+  assert.equal(doc.servers, [{ url: 'https://pets.example.org/api' }]);
+  const root = createPetStore({ db, keys: [KEY], basePath: '' });
+  const rootDoc = await (await root.fetch(new Request('http://x/openapi.json'))).json();
+  assert.ok(rootDoc.servers.every((s: { url: string }) => !s.url.endsWith('/')));
+});
+
+test('openapi: false: the path is an ordinary 401, then 404', async () => {
+  const db = await sharedPGlite();
+  const store = createPetStore({ db, keys: [KEY], openapi: false });
+  assert.is((await store.fetch(new Request('http://x/v1/openapi.json'))).status, 401);
+  const withKey = await store.fetch(new Request('http://x/v1/openapi.json', { headers: { authorization: `Bearer ${KEY}` } }));
+  assert.is(withKey.status, 404);
+  assert.is((await withKey.json()).code, 'not_found');
+});
+
+test.run();
