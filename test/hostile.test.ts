@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createPetStore } from '../src/index.js';
+import { matchesAny } from '../src/http/auth.js';
+import { sharedPGlite } from './helpers/db.js';
+import { KEY, inProcess } from './helpers/harness.js';
+import { expectStatus, within } from './hostile/check.js';
+import { hostileInputSuite } from './hostile/suite.js';
+
+hostileInputSuite(inProcess, sharedPGlite).run();
+
+// In-process only: what a socket transport cannot express, and the structure of the key check.
+const local = suite('hostile input (in-process only)');
+const request = (init: RequestInit & { duplex?: 'half' }, authorization = `Bearer ${KEY}`) =>
+  new Request('http://petstore.test/v1/pets', {
+    method: 'POST',
+    duplex: 'half',
+    ...init,
+    headers: { authorization, 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
+  } as RequestInit);
+
+local('an upload that breaks off is a 400, not a 500 or a 503 (regression)', async () => {
+  const errors: unknown[] = [];
+  const store = createPetStore({ db: await sharedPGlite(), keys: [KEY], onError: (e) => errors.push(e) });
+  for (const failure of [new Error('socket hang up'), Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })]) {
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"name":'));
+        controller.error(failure);
+      },
+    });
+    await expectStatus(await within(store.fetch(request({ body }))), 400, 'invalid_request');
+  }
+  assert.is(errors.length, 0, 'nothing reported as a server failure');
+});
+
+local('an aborted request whose body stalls does not hang (regression)', async () => {
+  const store = createPetStore({ db: await sharedPGlite(), keys: [KEY] });
+  const abort = new AbortController();
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode('{"name":')); // and then nothing, ever
+    },
+  });
+  const pending = store.fetch(request({ body, signal: abort.signal }));
+  setTimeout(() => abort.abort(), 20);
+  await expectStatus(await within(pending, 2000), 400);
+});
+
+/**
+ * An honest, non-timing check that the key comparison takes the same path whatever the input:
+ * count the byte reads of the comparison through Proxies. A key differing in its first or last
+ * character (or matching) reads every byte of every accepted digest, with no early exit.
+ */
+local('the key comparison reads all 32 bytes of every accepted digest, whatever the input', () => {
+  const digest = (fill: number) => new Uint8Array(32).fill(fill);
+  let reads = 0;
+  const counted = (bytes: Uint8Array) =>
+    new Proxy(bytes, {
+      get(target, prop) {
+        if (typeof prop === 'string' && /^[0-9]+$/.test(prop)) reads++;
+        return Reflect.get(target, prop);
+      },
+    });
+  const accepted = [counted(digest(1)), counted(digest(2)), counted(digest(3))];
+  const firstDiffers = digest(2);
+  firstDiffers[0] = 9;
+  const lastDiffers = digest(2);
+  lastDiffers[31] = 9;
+  const counts: Record<string, number> = {};
+  for (const [label, presented, expected] of [
+    ['match', digest(2), true],
+    ['first byte differs', firstDiffers, false],
+    ['last byte differs', lastDiffers, false],
+    ['all differ', digest(0xff), false],
+  ] as const) {
+    reads = 0;
+    assert.is(matchesAny(counted(presented), accepted), expected, label);
+    counts[label] = reads;
+  }
+  // 3 accepted digests x 32 bytes, read from both sides.
+  assert.equal(new Set(Object.values(counts)), new Set([2 * 3 * 32]), JSON.stringify(counts));
+});
+
+local('wrong keys all take the same path: byte-identical 401s, whatever the length or the differing character', async () => {
+  const digestOfKey = createHash('sha256').update(KEY).digest('hex');
+  const store = createPetStore({ db: await sharedPGlite(), keys: ['another-key-42', `sha256:${digestOfKey}`] });
+  const ask = async (authorization: string) => {
+    const res = await store.fetch(new Request('http://petstore.test/v1/pets', { headers: { authorization } }));
+    return { status: res.status, headers: [...res.headers], body: await res.text() };
+  };
+  assert.is((await ask(`Bearer ${KEY}`)).status, 200, 'the sha256: form accepts the key it is the digest of');
+  const wrong = [`x${KEY.slice(1)}`, `${KEY.slice(0, -1)}x`, KEY.slice(0, 3), KEY.slice(3), 'k'.repeat(10_240), digestOfKey, `sha256:${digestOfKey}`];
+  const answers = await Promise.all(wrong.map((key) => ask(`Bearer ${key}`)));
+  for (const [i, a] of answers.entries()) {
+    assert.equal(a, answers[0], wrong[i]!.slice(0, 20));
+    assert.not.ok(JSON.stringify(a).includes(KEY.slice(0, 8)));
+  }
+  assert.is(answers[0]!.status, 401, 'presenting the configured digest is not presenting the key');
+});
+
+local('no key or part of one in the configuration errors', () => {
+  for (const keys of [[`${KEY} x`], [`sha256:${KEY}`], [KEY, '']]) {
+    try {
+      createPetStore({ db: {} as never, keys });
+      assert.unreachable();
+    } catch (error) {
+      assert.not.ok((error as Error).message.includes(KEY.slice(0, 8)), (error as Error).message);
+    }
+  }
+});
+
+local.run();
