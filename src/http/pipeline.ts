@@ -3,7 +3,7 @@ import { createRouteMatcher } from '../routes/router.js';
 import type { RouteDefinition } from '../routes/table.js';
 import type { Authenticate } from './auth.js';
 import { ApiError, ErrorCode } from './errors.js';
-import { errorResponse, toApiError } from './respond.js';
+import { errorResponse, toApiError, withoutBody } from './respond.js';
 
 export interface PipelineOptions {
   store: StoreContext;
@@ -55,9 +55,4 @@ export function createPipeline({ store, routes, publicRoutes = [], authenticate,
 
 function notFound(): ApiError {
   return new ApiError(404, ErrorCode.notFound, 'no such resource');
-}
-
-/** HEAD: the GET answer's status and headers, no body. */
-function withoutBody(response: Response): Response {
-  return new Response(null, { status: response.status, headers: response.headers });
 }

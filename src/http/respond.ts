@@ -29,3 +29,8 @@ export function toApiError(error: unknown): ApiError {
 export function errorResponse(error: ApiError, extraHeaders?: Record<string, string>): Response {
   return jsonResponse(error.status, JSON.stringify(error.toBody()), { ...error.headers, ...extraHeaders });
 }
+
+/** HEAD: the GET answer's status and headers, no body. */
+export function withoutBody(response: Response): Response {
+  return new Response(null, { status: response.status, headers: response.headers });
+}
