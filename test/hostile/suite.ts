@@ -10,6 +10,12 @@ import { registerProperties } from './properties.js';
 export interface HostileOptions {
   /** Bytes a 100 MiB upload may be read before the 413 (socket buffers add to this). @default 1 MiB */
   maxPulledBytes?: number;
+  /**
+   * The transport's limit on a request head (Node's parser: 16 KiB, answered 414/431 below the
+   * router, tested in node-bridge.test.ts). Long query strings and headers are sized to fit it.
+   * @default unlimited (in-process)
+   */
+  maxHeadBytes?: number;
 }
 
 export interface HostileContext {
@@ -145,12 +151,14 @@ export function hostileInputSuite(transport: Transport, getDb: () => Promise<Kys
   });
 
   test('long query strings and headers', async ({ call }) => {
-    await expectStatus(await call(`/v1/pets?junk=${'a'.repeat(100_000)}`), 200);
-    await expectStatus(await call(`/v1/pets?${'x=1&'.repeat(5000)}limit=2`), 200);
-    await expectStatus(await call('/v1/pets', { headers: { 'x-junk': 'a'.repeat(60_000) } }), 200);
-    await expectStatus(await call(`/v1/pets?limit=${'1'.repeat(10_000)}`), 400, 'invalid_request');
-    await expectStatus(await call(`/v1/pets?cursor=${'A'.repeat(10_000)}`), 400, 'invalid_request');
-    await expectStatus(await call(`/v1/pets?status=${'sold'.repeat(10_000)}`), 400, 'invalid_request');
+    // Sizes capped to leave 1 KiB of the transport's head limit for the rest of the request.
+    const n = (size: number) => Math.min(size, (options.maxHeadBytes ?? Infinity) - 1024);
+    await expectStatus(await call(`/v1/pets?junk=${'a'.repeat(n(100_000))}`), 200);
+    await expectStatus(await call(`/v1/pets?${'x=1&'.repeat(Math.floor(n(20_000) / 4))}limit=2`), 200);
+    await expectStatus(await call('/v1/pets', { headers: { 'x-junk': 'a'.repeat(n(60_000)) } }), 200);
+    await expectStatus(await call(`/v1/pets?limit=${'1'.repeat(n(10_000))}`), 400, 'invalid_request');
+    await expectStatus(await call(`/v1/pets?cursor=${'A'.repeat(n(10_000))}`), 400, 'invalid_request');
+    await expectStatus(await call(`/v1/pets?status=${'sold'.repeat(Math.floor(n(40_000) / 4))}`), 400, 'invalid_request');
   });
 
   test('odd paths: 4xx with the Error body', async ({ call }) => {
