@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+/**
+ * The `petstore-router` command: `serve` the API standalone (PGlite or PostgreSQL) or `migrate` a
+ * PostgreSQL database. See docs/node.md. Exit codes: 0 success, 1 failure, 2 usage error.
+ */
+import { readFileSync } from 'node:fs';
+import { parseCommand } from './cli/args.js';
+import { CliError, EXIT_FAILURE, EXIT_OK, describe } from './cli/errors.js';
+import { runMigrate } from './cli/migrate.js';
+import { runServe } from './cli/serve.js';
+import { USAGE } from './cli/usage.js';
+
+async function main(argv: readonly string[]): Promise<number> {
+  const command = parseCommand(argv, process.env);
+  switch (command.kind) {
+    case 'help':
+      process.stdout.write(`${USAGE}\n`);
+      return EXIT_OK;
+    case 'version':
+      process.stdout.write(`${version()}\n`);
+      return EXIT_OK;
+    case 'migrate':
+      return runMigrate(command);
+    case 'serve':
+      return runServe(command);
+  }
+}
+
+/** From package.json, one level up both from adapters/cli.ts and from the built dist/cli.js. */
+function version(): string {
+  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof CliError) {
+      process.stderr.write(`petstore-router: ${error.message}\n`);
+      process.exit(error.exitCode);
+    }
+    process.stderr.write(`petstore-router: unexpected failure: ${describe(error)}\n`);
+    process.exit(EXIT_FAILURE);
+  },
+);

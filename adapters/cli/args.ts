@@ -1,0 +1,98 @@
+import { parseArgs } from 'node:util';
+import { CliError, EXIT_USAGE } from './errors.js';
+
+export interface ServeCommand {
+  kind: 'serve';
+  port: number;
+  host: string;
+  /** PostgreSQL URL; when absent, PGlite in `dataDir`. */
+  database?: string;
+  dataDir: string;
+  keysFile?: string;
+  workers: number;
+}
+
+export interface MigrateCommand {
+  kind: 'migrate';
+  database: string;
+}
+
+export type Command = { kind: 'help' } | { kind: 'version' } | ServeCommand | MigrateCommand;
+
+export const DEFAULT_DATA_DIR = './.petstore-data';
+
+function usage(message: string): CliError {
+  return new CliError(`${message} (see petstore-router --help)`, EXIT_USAGE);
+}
+
+/**
+ * Parses the command line (flags win over environment variables). Throws a CliError with exit
+ * code 2 for anything wrong with it.
+ */
+export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): Command {
+  // Keys on the command line would show in `ps` and shell history.
+  if (argv.some((arg) => /^--(?:api-?)?keys?(?:=|$)/.test(arg))) {
+    throw new CliError(
+      'API keys are never taken on the command line (they would show in ps and shell history): set PETSTORE_API_KEYS or use --keys-file FILE',
+      EXIT_USAGE,
+    );
+  }
+  const [command, ...rest] = argv;
+  if (command === undefined) throw usage('a command is required');
+  if (command === '--help' || command === '-h' || command === 'help' || rest.includes('--help') || rest.includes('-h')) {
+    return { kind: 'help' };
+  }
+  if (command === '--version' || command === '-v') return { kind: 'version' };
+  if (command === 'serve') return parseServe(rest, env);
+  if (command === 'migrate') return parseMigrate(rest, env);
+  throw usage(`unknown command ${JSON.stringify(command)}`);
+}
+
+function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeCommand {
+  const { values } = parse(args, {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    database: { type: 'string' },
+    'data-dir': { type: 'string' },
+    'keys-file': { type: 'string' },
+    workers: { type: 'string' },
+  });
+  if (values.database !== undefined && values['data-dir'] !== undefined) {
+    throw usage('--database and --data-dir cannot be used together: --database serves from PostgreSQL, --data-dir from PGlite');
+  }
+  const port = integer('--port', values.port ?? '8080', 0, 65_535);
+  const workers = integer('--workers', values.workers ?? '1', 1, 256);
+  const host = values.host ?? '127.0.0.1';
+  if (host.trim() === '') throw usage('--host needs an address');
+  // An explicit --data-dir wins over DATABASE_URL from the environment.
+  const database = values.database ?? (values['data-dir'] === undefined ? env.DATABASE_URL || undefined : undefined);
+  if (database === '') throw usage('--database needs a URL');
+  if (workers > 1 && database === undefined) {
+    throw usage('--workers needs PostgreSQL (--database URL or DATABASE_URL): a PGlite data directory belongs to one process');
+  }
+  const command: ServeCommand = { kind: 'serve', port, host, dataDir: values['data-dir'] ?? DEFAULT_DATA_DIR, workers };
+  if (database !== undefined) command.database = database;
+  if (values['keys-file'] !== undefined) command.keysFile = values['keys-file'];
+  return command;
+}
+
+function parseMigrate(args: string[], env: NodeJS.ProcessEnv): MigrateCommand {
+  const { values } = parse(args, { database: { type: 'string' } });
+  const database = values.database ?? (env.DATABASE_URL || undefined);
+  if (!database) throw usage('migrate needs --database URL (or DATABASE_URL)');
+  return { kind: 'migrate', database };
+}
+
+function parse<O extends Record<string, { type: 'string' }>>(args: string[], options: O) {
+  try {
+    return parseArgs({ args, options, strict: true, allowPositionals: false });
+  } catch (error) {
+    throw usage(error instanceof Error ? error.message.split('\n')[0]! : String(error));
+  }
+}
+
+function integer(flag: string, text: string, min: number, max: number): number {
+  const value = /^\d{1,6}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(value >= min && value <= max)) throw usage(`${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`);
+  return value;
+}

@@ -1,0 +1,32 @@
+import type { Kysely } from 'kysely';
+import type { Database } from 'petstore-router';
+import { CliError, describe } from './errors.js';
+
+/**
+ * Opens (and by default migrates) the database the command line names: PostgreSQL at `url`, or
+ * PGlite in `dataDir`. Drivers are imported only when needed. Failures become one clear line.
+ */
+export async function openDatabase(target: { database?: string; dataDir: string }, migrate = true): Promise<Kysely<Database>> {
+  try {
+    if (target.database !== undefined) {
+      const { createPostgresDatabase } = await import('petstore-router/pg');
+      return await createPostgresDatabase(target.database, { migrate });
+    }
+    const { createPGliteDatabase } = await import('petstore-router/pglite');
+    return await createPGliteDatabase({ dataDir: target.dataDir, migrate });
+  } catch (error) {
+    const where = target.database !== undefined ? redact(target.database) : `PGlite in ${target.dataDir}`;
+    throw new CliError(`cannot open the database (${where}): ${describe(error)}`);
+  }
+}
+
+/** A database URL safe to print: the password replaced. */
+export function redact(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'the given URL';
+  }
+}

@@ -1,0 +1,119 @@
+import cluster from 'node:cluster';
+import { createPetStore } from 'petstore-router';
+import { type Served, serve } from 'petstore-router/node';
+import type { ServeCommand } from './args.js';
+import { openDatabase } from './database.js';
+import { CliError, EXIT_FAILURE, EXIT_OK, describe } from './errors.js';
+import { generatedKeyMessage, loadKeys } from './keys.js';
+import { lockDataDir } from './lock.js';
+import { exitAfter, nextShutdownSignal } from './signals.js';
+
+/** In-flight requests get this long to finish after SIGTERM/SIGINT. */
+const SHUTDOWN_MS = 10_000;
+const BASE_PATH = '/v1';
+
+/** `serve`: one process, or with `--workers N` a cluster primary (workers run {@link runWorker}). */
+export async function runServe(command: ServeCommand): Promise<number> {
+  if (cluster.isWorker) return runWorker(command);
+  if (command.workers > 1) return runPrimary(command);
+
+  const { keys, generated } = loadKeys(command.keysFile, process.env);
+  const release = command.database === undefined ? lockDataDir(command.dataDir) : () => {};
+  try {
+    const db = await openDatabase(command);
+    try {
+      const served = await listen(createStore(db, keys), command);
+      const url = `${served.url}${BASE_PATH}`;
+      process.stdout.write(`listening on ${url}\n`);
+      if (generated) process.stderr.write(generatedKeyMessage(keys[0]!, url));
+      await nextShutdownSignal();
+      exitAfter(SHUTDOWN_MS + 5_000, EXIT_FAILURE);
+      await served.close();
+    } finally {
+      await db.destroy();
+    }
+  } finally {
+    release();
+  }
+  return EXIT_OK;
+}
+
+/** A cluster worker: same command line, keys passed by the primary, schema already migrated. */
+async function runWorker(command: ServeCommand): Promise<number> {
+  const { keys } = loadKeys(command.keysFile, process.env);
+  const db = await openDatabase(command, false);
+  try {
+    const served = await listen(createStore(db, keys), command);
+    process.stderr.write(`petstore-router: worker ${process.pid} listening\n`);
+    await nextShutdownSignal();
+    exitAfter(SHUTDOWN_MS + 5_000, EXIT_FAILURE);
+    await served.close();
+  } finally {
+    await db.destroy();
+  }
+  return EXIT_OK;
+}
+
+/**
+ * The cluster primary: migrates once, forks the workers (they share the port), prints the
+ * listening line once all of them listen, forwards SIGTERM/SIGINT and exits when they are done.
+ */
+async function runPrimary(command: ServeCommand): Promise<number> {
+  const { keys, generated } = loadKeys(command.keysFile, process.env);
+  await (await openDatabase(command)).destroy(); // reachable and migrated, reported once
+  const env = generated ? { PETSTORE_API_KEYS: keys[0]! } : {};
+  const shutdown = nextShutdownSignal();
+  let stopping = false;
+  let ready = 0;
+
+  return new Promise<number>((resolve) => {
+    const stopAll = (code: number) => {
+      stopping = true;
+      exitAfter(SHUTDOWN_MS + 5_000, EXIT_FAILURE);
+      const workers = Object.values(cluster.workers ?? {});
+      if (workers.length === 0) return resolve(code);
+      for (const worker of workers) worker?.process.kill('SIGTERM');
+      cluster.on('exit', () => {
+        if (Object.keys(cluster.workers ?? {}).length === 0) resolve(code);
+      });
+    };
+    cluster.on('listening', (_worker, address) => {
+      if (++ready !== command.workers) return;
+      const url = `http://${command.host.includes(':') ? `[${command.host}]` : command.host}:${address.port}${BASE_PATH}`;
+      process.stdout.write(`listening on ${url}\n`);
+      if (generated) process.stderr.write(generatedKeyMessage(keys[0]!, url));
+    });
+    cluster.on('exit', (worker, code, signal) => {
+      if (stopping) return;
+      const how = signal ? `signal ${signal}` : `code ${code}`;
+      if (ready < command.workers) {
+        process.stderr.write(`petstore-router: worker ${worker.process.pid} exited (${how}) before listening\n`);
+        stopAll(EXIT_FAILURE);
+        return;
+      }
+      process.stderr.write(`petstore-router: worker ${worker.process.pid} exited (${how}); starting another\n`);
+      ready--;
+      cluster.fork(env);
+    });
+    void shutdown.then(() => stopAll(EXIT_OK));
+    for (let i = 0; i < command.workers; i++) cluster.fork(env);
+  });
+}
+
+function createStore(db: Parameters<typeof createPetStore>[0]['db'], keys: string[]) {
+  try {
+    return createPetStore({ db, keys, basePath: BASE_PATH });
+  } catch (error) {
+    throw new CliError(`the configured API keys are not valid: ${describe(error)}`);
+  }
+}
+
+async function listen(store: ReturnType<typeof createPetStore>, command: ServeCommand): Promise<Served> {
+  try {
+    return await serve(store, { port: command.port, host: command.host, shutdownTimeout: SHUTDOWN_MS });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === 'EADDRINUSE' ? 'the address is already in use' : describe(error);
+    throw new CliError(`cannot listen on ${command.host}:${command.port}: ${reason}`);
+  }
+}

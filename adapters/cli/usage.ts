@@ -1,0 +1,25 @@
+export const USAGE = `Usage:
+  petstore-router serve [--port 8080] [--host 127.0.0.1] [--database URL | --data-dir DIR]
+                        [--keys-file FILE] [--workers N]
+  petstore-router migrate --database URL
+  petstore-router --help | --version
+
+serve     Serves the pet store API at http://HOST:PORT/v1 until SIGTERM or SIGINT, then
+          finishes in-flight requests (at most 10 s) and exits 0.
+migrate   Applies the database migrations to PostgreSQL and exits (serve also does this).
+
+Options:
+  --port N          port to listen on, 0 for any free port (default 8080)
+  --host HOST       address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
+  --database URL    PostgreSQL connection URL (default: the DATABASE_URL environment variable)
+  --data-dir DIR    embedded PGlite data directory, locked against a second process
+                    (default ./.petstore-data; used when no database URL is given)
+  --keys-file FILE  API keys, one per line; blank lines and lines starting with # are ignored
+  --workers N       N worker processes sharing the port (PostgreSQL only)
+
+API keys come from --keys-file or PETSTORE_API_KEYS (comma-separated), never from the command
+line. With neither, serve generates a key for this run and prints it once on stderr.
+Flags win over environment variables.
+
+Exit codes: 0 success, 1 failure (database unreachable, data directory in use, port taken),
+2 usage error.`;
