@@ -15,6 +15,8 @@ export async function openDatabase(target: { database?: string; dataDir: string 
     const { createPGliteDatabase } = await import('petstore-router/pglite');
     return await createPGliteDatabase({ dataDir: target.dataDir, migrate });
   } catch (error) {
+    const missing = /Cannot find (?:package|module) '(@electric-sql\/pglite|pg)'/.exec(describe(error));
+    if (missing) throw new CliError(`the driver ${missing[1]} is not installed: npm install ${missing[1]}`);
     const where = target.database !== undefined ? redact(target.database) : `PGlite in ${target.dataDir}`;
     throw new CliError(`cannot open the database (${where}): ${describe(error)}`);
   }
