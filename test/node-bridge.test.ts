@@ -351,8 +351,9 @@ test('the store round-trips over a real socket (nodeSocket transport)', async ()
   await resetDatabase(db);
   const { call, close } = await openStore(nodeSocket, db);
   try {
-    const created = await call('/v1/pets', { method: 'POST', body: JSON.stringify({ name: 'Rex', categoryId: '9223372036854775807' }) });
+    const created = await call('/v1/pets', { method: 'POST', body: '{"name":"Rex","categoryId":9223372036854775807}' });
     assert.is(created.status, 201, await created.clone().text());
+    assert.match(await created.clone().text(), /"categoryId":9223372036854775807/, 'int64 exact over the socket');
     const pet = (await created.json()) as { id: number };
     const got = await call(`/v1/pets/${pet.id}`);
     assert.is(got.status, 200);
