@@ -60,12 +60,30 @@ function ownPool(config: pg.PoolConfig): pg.Pool {
   // An idle client losing its connection (database restart) emits 'error' on the pool; without a
   // listener that would crash the process. The pool drops the client and reconnects on demand.
   pool.on('error', (error) => console.warn(`petstore-router: idle PostgreSQL connection lost: ${error.message}`));
+  pool.on('connect', guardClient);
   return pool;
+}
+
+const guarded = new WeakSet<pg.Client>();
+
+/**
+ * pg-pool removes its own 'error' listener from a client while the client is lent out, so a
+ * connection lost between two queries of a checked-out client (PostgreSQL stopped, a network
+ * reset) emitted an unhandled 'error' and crashed the process. Nothing else needs doing: the next
+ * query on that client fails (answered 503), and the pool discards the client on release because
+ * it is no longer queryable.
+ */
+function guardClient<C extends pg.Client | pg.PoolClient>(client: C): C {
+  if (!guarded.has(client)) {
+    guarded.add(client);
+    client.on('error', () => {});
+  }
+  return client;
 }
 
 /** A view of a caller's Pool whose `end()` does nothing, so `db.destroy()` leaves it open. */
 function borrowed(pool: pg.Pool) {
   // `options` and `Client` let Kysely open its control connection for query cancellation.
   const { options, Client } = pool as pg.Pool & { options: object; Client?: new (options: any) => pg.Client };
-  return { connect: () => pool.connect(), end: async () => {}, options, Client };
+  return { connect: async () => guardClient(await pool.connect()), end: async () => {}, options, Client };
 }

@@ -1,0 +1,91 @@
+import { sql } from 'kysely';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createPetStore } from '../../src/index.js';
+import { createPostgresDatabase } from '../../src/pg.js';
+import { isDatabaseUnavailable } from '../../src/storage/driver-errors.js';
+import { sleep, within } from './helpers/load.js';
+import { freshDatabase, postgresUrl } from './helpers/postgres.js';
+import { startProxy } from './helpers/proxy.js';
+import { KEY } from './helpers/server.js';
+
+const url = postgresUrl();
+const skip = () => console.log('  (skipped: no DATABASE_URL)');
+
+test('the pool created from a URL has a 10 s statement timeout', async () => {
+  if (!url) return skip();
+  const db = await createPostgresDatabase(url);
+  try {
+    const { rows } = await sql<{ statement_timeout: string }>`show statement_timeout`.execute(db);
+    assert.is(rows[0]!.statement_timeout, '10s');
+  } finally {
+    await db.destroy();
+  }
+});
+
+test('a slow query is cut by the statement timeout (here 1 s): the connection is freed, the API answers 503 + Retry-After', async () => {
+  if (!url) return skip();
+  const target = await freshDatabase(url, 'slow');
+  const db = await createPostgresDatabase({ connectionString: target.url, statement_timeout: 1_000, max: 2 });
+  const locker = await createPostgresDatabase(target.url, { migrate: false });
+  try {
+    let started = performance.now();
+    const error = await sql`select pg_sleep(5)`.execute(db).then(() => undefined, (e: unknown) => e);
+    const sleptMs = performance.now() - started;
+    assert.is((error as { code?: string }).code, '57014', 'query_canceled by statement_timeout');
+    assert.ok(isDatabaseUnavailable(error), 'answered as busy (503), not as a bug (500)');
+    assert.ok(sleptMs < 3_000, `pg_sleep(5) was cut after ${Math.round(sleptMs)} ms`);
+
+    // Through the API: a lock held elsewhere stalls every query on the table.
+    const store = createPetStore({ db, keys: [KEY], onError: () => {} });
+    const get = () => store.fetch(new Request('http://petstore.test/v1/pets', { headers: { authorization: `Bearer ${KEY}` } }));
+    await locker.connection().execute(async (conn) => {
+      await sql`begin`.execute(conn);
+      await sql`lock table petstore_pets in access exclusive mode`.execute(conn);
+      // Twice the pool's size: a stalled query must not keep its connection after the timeout.
+      for (let i = 0; i < 4; i++) {
+        started = performance.now();
+        const res = await within(get(), 5_000, 'GET /pets while the table is locked');
+        const ms = performance.now() - started;
+        assert.is(res.status, 503);
+        assert.match(res.headers.get('retry-after') ?? '', /^[1-9][0-9]*$/);
+        assert.is(((await res.json()) as { code: string }).code, 'service_unavailable');
+        assert.ok(ms < 3_000, `answered after ${Math.round(ms)} ms`);
+      }
+      await sql`rollback`.execute(conn);
+    });
+    assert.is((await within(get(), 5_000, 'GET /pets after the lock')).status, 200, 'the pool works again');
+  } finally {
+    await locker.destroy();
+    await db.destroy();
+    await target.drop();
+  }
+});
+
+test('a connection lost while checked out between two queries does not crash the process (regression)', async () => {
+  if (!url) return skip();
+  const target = new URL(url);
+  const proxy = await startProxy(target.hostname, Number(target.port || 5432));
+  const proxied = new URL(url);
+  proxied.hostname = '127.0.0.1';
+  proxied.port = String(proxy.port);
+  const db = await createPostgresDatabase(proxied.toString());
+  try {
+    // Before the fix, pg emitted 'error' on the lent client with no listener: the process died here.
+    await db.connection().execute(async (conn) => {
+      await sql`select 1`.execute(conn);
+      await proxy.cut();
+      await sleep(200);
+      const error = await sql`select 1`.execute(conn).then(() => undefined, (e: unknown) => e);
+      assert.ok(isDatabaseUnavailable(error), `a 503, not a 500: ${String(error)}`);
+    });
+    await proxy.restore();
+    const { rows } = await within(sql<{ one: number }>`select 1 as one`.execute(db), 10_000, 'a query after the restore');
+    assert.is(rows[0]!.one, 1, 'the pool dropped the dead client and connected again');
+  } finally {
+    await db.destroy();
+    await proxy.close();
+  }
+});
+
+test.run();
