@@ -4,6 +4,7 @@
  * PostgreSQL database. See docs/node.md. Exit codes: 0 success, 1 failure, 2 usage error.
  */
 import { readFileSync } from 'node:fs';
+import { openApiDocument } from 'petstore-router';
 import { parseCommand } from './cli/args.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, describe } from './cli/errors.js';
 import { runMigrate } from './cli/migrate.js';
@@ -21,6 +22,9 @@ async function main(argv: readonly string[]): Promise<number> {
       return EXIT_OK;
     case 'migrate':
       return runMigrate(command);
+    case 'openapi':
+      process.stdout.write(`${JSON.stringify(openApiDocument(), null, 2)}\n`);
+      return EXIT_OK;
     case 'serve':
       return runServe(command);
   }

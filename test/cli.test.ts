@@ -106,6 +106,18 @@ test('usage errors exit 2 with a clear message; --help and --version exit 0', as
   assert.is(version.stdout().trim(), JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
 });
 
+test('openapi prints the OpenAPI document on stdout, the same one the server serves', async () => {
+  const run = cli(['openapi']);
+  assert.is(await run.exit, 0, run.stderr());
+  const doc = JSON.parse(run.stdout());
+  assert.is(doc.openapi, '3.1.0');
+  assert.is(doc.info.version, '1.0.0');
+  assert.ok(doc.paths['/pets'] && doc.paths['/pets/{petId}'] && doc.paths['/store/orders']);
+  const extra = cli(['openapi', 'out.json']);
+  assert.is(await extra.exit, 2);
+  assert.match(extra.stderr(), /openapi takes no arguments/);
+});
+
 test('an unreachable database is one clear line and exit 1', async () => {
   const run = cli(['serve', '--port', '0', '--database', 'postgres://user:hunter2@127.0.0.1:1/nothing']);
   assert.is(await run.exit, 1);

@@ -17,7 +17,7 @@ export interface MigrateCommand {
   database: string;
 }
 
-export type Command = { kind: 'help' } | { kind: 'version' } | ServeCommand | MigrateCommand;
+export type Command = { kind: 'help' } | { kind: 'version' } | { kind: 'openapi' } | ServeCommand | MigrateCommand;
 
 export const DEFAULT_DATA_DIR = './.petstore-data';
 
@@ -45,6 +45,10 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
   if (command === '--version' || command === '-v') return { kind: 'version' };
   if (command === 'serve') return parseServe(rest, env);
   if (command === 'migrate') return parseMigrate(rest, env);
+  if (command === 'openapi') {
+    if (rest.length > 0) throw usage(`openapi takes no arguments, got ${JSON.stringify(rest[0])}`);
+    return { kind: 'openapi' };
+  }
   throw usage(`unknown command ${JSON.stringify(command)}`);
 }
 

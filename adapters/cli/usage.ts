@@ -2,11 +2,13 @@ export const USAGE = `Usage:
   petstore-router serve [--port 8080] [--host 127.0.0.1] [--database URL | --data-dir DIR]
                         [--keys-file FILE] [--workers N]
   petstore-router migrate --database URL
+  petstore-router openapi > openapi.json
   petstore-router --help | --version
 
 serve     Serves the pet store API at http://HOST:PORT/v1 until SIGTERM or SIGINT, then
           finishes in-flight requests (at most 10 s) and exits 0.
 migrate   Applies the database migrations to PostgreSQL and exits (serve also does this).
+openapi   Prints the OpenAPI 3.1 document of the API (JSON) on stdout.
 
 Options:
   --port N          port to listen on, 0 for any free port (default 8080)

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ErrorCode } from 'petstore-router';
 import { writeError } from './errors.js';
 import { type BodyState, toRequest } from './request.js';
 import { writeResponse } from './response.js';
@@ -55,7 +56,7 @@ async function handle(handler: FetchHandler, req: IncomingMessage, res: ServerRe
   try {
     request = toRequest(req, aborter.signal, body);
   } catch {
-    writeError(res, 400, 'invalid_request', 'the request target, a header or the method is not valid');
+    writeError(res, 400, ErrorCode.invalidRequest, 'the request target, a header or the method is not valid');
     return;
   }
   // Close the connection rather than keep reading a body we stopped reading: past the cap, or
@@ -71,7 +72,7 @@ async function handle(handler: FetchHandler, req: IncomingMessage, res: ServerRe
     if (res.destroyed) return; // the client left; the rejection is most likely the abort itself
     onError(error);
     if (res.headersSent) res.destroy();
-    else writeError(res, 500, 'internal_error', 'internal server error', mustClose(500));
+    else writeError(res, 500, ErrorCode.internalError, 'internal server error', mustClose(500));
     return;
   }
   try {
@@ -80,7 +81,7 @@ async function handle(handler: FetchHandler, req: IncomingMessage, res: ServerRe
     if (res.destroyed) return;
     onError(error);
     if (res.headersSent) res.destroy();
-    else writeError(res, 500, 'internal_error', 'internal server error', mustClose(500));
+    else writeError(res, 500, ErrorCode.internalError, 'internal server error', mustClose(500));
   }
 }
 

@@ -1,5 +1,6 @@
 import { type Server, type ServerResponse, createServer, maxHeaderSize } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { ErrorCode } from 'petstore-router';
 import { rawErrorResponse } from './errors.js';
 import { type FetchHandler, type NodeHandlerOptions, createNodeHandler } from './handler.js';
 
@@ -120,20 +121,20 @@ export async function serve(handler: FetchHandler, options: ServeOptions = {}): 
 function parserErrorAnswer(error: { code?: string; rawPacket?: Buffer }, maxHeaderSize: number) {
   const code = error.code ?? '';
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    return { status: 408, code: 'request_timeout', message: 'the request did not arrive in time' };
+    return { status: 408, code: ErrorCode.requestTimeout, message: 'the request did not arrive in time' };
   }
   if (code === 'HPE_HEADER_OVERFLOW') {
     const packet = error.rawPacket;
     const lineEnd = packet ? packet.indexOf('\r\n') : -1;
     const lineLength = packet ? (lineEnd === -1 ? packet.length : lineEnd) : 0;
     if (packet && /^[A-Z]+ /.test(packet.subarray(0, 16).toString('latin1')) && lineLength >= maxHeaderSize / 2) {
-      return { status: 414, code: 'uri_too_long', message: 'the request URI is too long' };
+      return { status: 414, code: ErrorCode.uriTooLong, message: 'the request URI is too long' };
     }
-    return { status: 431, code: 'header_fields_too_large', message: 'the request headers are too large' };
+    return { status: 431, code: ErrorCode.headerFieldsTooLarge, message: 'the request headers are too large' };
   }
   if (code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW') {
-    return { status: 413, code: 'payload_too_large', message: 'the request chunk extensions are too large' };
+    return { status: 413, code: ErrorCode.payloadTooLarge, message: 'the request chunk extensions are too large' };
   }
-  if (code.startsWith('HPE_')) return { status: 400, code: 'invalid_request', message: 'malformed HTTP request' };
+  if (code.startsWith('HPE_')) return { status: 400, code: ErrorCode.invalidRequest, message: 'malformed HTTP request' };
   return undefined; // a socket error (ECONNRESET, ...): nobody to answer
 }

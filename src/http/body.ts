@@ -61,10 +61,11 @@ async function readCapped(request: Request, maxBytes: number): Promise<Uint8Arra
   let size = 0;
   try {
     for (;;) {
-      const { done, value } = await reader.read().catch(() => {
-        // A broken upload is the client's doing: not a 500, and never a 503 (an ECONNRESET of
-        // the client's socket would otherwise read as "database unreachable").
-        throw unreadable();
+      const { done, value } = await reader.read().catch((error: unknown) => {
+        // An adapter may end the stream with an ApiError of its own (413 at its cap): keep it.
+        // Any other broken upload is the client's doing: not a 500, and never a 503 (an
+        // ECONNRESET of the client's socket would otherwise read as "database unreachable").
+        throw error instanceof ApiError ? error : unreadable();
       });
       if (request.signal.aborted) throw unreadable();
       if (done) break;

@@ -12,9 +12,12 @@ export const ErrorCode = {
   methodNotAllowed: 'method_not_allowed',
   gone: 'gone',
   conflict: 'conflict',
+  requestTimeout: 'request_timeout',
   payloadTooLarge: 'payload_too_large',
+  uriTooLong: 'uri_too_long',
   unsupportedMediaType: 'unsupported_media_type',
   unprocessable: 'unprocessable_content',
+  headerFieldsTooLarge: 'header_fields_too_large',
   internalError: 'internal_error',
   serviceUnavailable: 'service_unavailable',
 } as const;
