@@ -1,5 +1,5 @@
 import { ApiError, ErrorCode } from './errors.js';
-import { sha256 } from './sha256.js';
+import { sha256, toHex } from './sha256.js';
 
 /**
  * Accepted API keys: a list (plain keys, or `sha256:<64 hex>` digests so plain keys need not sit
@@ -22,12 +22,6 @@ const SHA256_KEY = /^sha256:([0-9a-fA-F]{64})$/;
 function unauthorized(message: string, error?: 'invalid_request' | 'invalid_token'): ApiError {
   const challenge = error ? `Bearer error="${error}"` : 'Bearer';
   return new ApiError(401, ErrorCode.unauthorized, message, undefined, { 'www-authenticate': challenge });
-}
-
-function bytesToHex(bytes: Uint8Array): string {
-  let hex = '';
-  for (const b of bytes) hex += b.toString(16).padStart(2, '0');
-  return hex;
 }
 
 function hexToBytes(hex: string): Uint8Array {
@@ -87,6 +81,6 @@ export function createAuthenticator(keys: KeysOption): Authenticate {
     if (!m) throw unauthorized('malformed Authorization header: expected Bearer <key>', 'invalid_request');
     const digest = await verify(m[1]!, request);
     if (!digest) throw unauthorized('the API key is not valid', 'invalid_token');
-    return bytesToHex(digest);
+    return toHex(digest);
   };
 }

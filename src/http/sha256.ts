@@ -60,3 +60,10 @@ export function sha256(text: string): Uint8Array {
   [h0, h1, h2, h3, h4, h5, h6, h7].forEach((v, i) => outView.setUint32(i * 4, v >>> 0));
   return out;
 }
+
+/** Lower-case hex of a digest. */
+export function toHex(bytes: Uint8Array): string {
+  let hex = '';
+  for (const b of bytes) hex += b.toString(16).padStart(2, '0');
+  return hex;
+}

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { RouteRequest } from '../context.js';
 import { ApiError, ErrorCode, type ErrorDetail } from '../http/errors.js';
 import { jsonResponse } from '../http/respond.js';
+import { sha256, toHex } from '../http/sha256.js';
 import type { Database } from '../storage/database.js';
 import {
   type StoredResponse,
@@ -37,11 +38,8 @@ export function readIdempotencyKey(headers: Headers): { key?: string; problems: 
 }
 
 /** Hex SHA-256 of a canonical text of the request (the operation and the validated body). */
-export async function fingerprint(canonical: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(canonical)));
-  let hex = '';
-  for (const b of digest) hex += b.toString(16).padStart(2, '0');
-  return hex;
+export function fingerprint(canonical: string): string {
+  return toHex(sha256(canonical));
 }
 
 /** The Response of a stored answer. */

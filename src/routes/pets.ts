@@ -48,7 +48,7 @@ export async function createPetRoute(req: RouteRequest): Promise<Response> {
   // Same NewPet after validation = same request: key order, spacing, unknown properties and an
   // omitted status (stored as "available") do not change the fingerprint.
   const canonical = `POST /pets\n{"name":${jsonString(newPet.name)},"categoryId":${newPet.categoryId},"status":"${newPet.status}"}`;
-  return idempotent(req, idempotency.key, await fingerprint(canonical), create);
+  return idempotent(req, idempotency.key, fingerprint(canonical), create);
 }
 
 /** Headers of every answer of the deprecated `GET /pets/{petId}`, errors included. */
