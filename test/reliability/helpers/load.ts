@@ -31,7 +31,7 @@ export function send(
     });
     const timer = setTimeout(() => req.destroy(Object.assign(new Error(`no answer within ${init.timeoutMs} ms`), { code: 'TIMEOUT' })), init.timeoutMs ?? 15_000);
     req.once('close', () => clearTimeout(timer));
-    req.on('error', reject);
+    req.on('error', (error) => reject(Object.assign(error, { reusedSocket: req.reusedSocket })));
     req.end(init.body);
   });
 }
@@ -49,7 +49,7 @@ export interface LoadResult {
   /** Every answer's status (or error code) with its count. */
   outcomes: Map<string, number>;
   /** Answers other than 201 (or socket errors): status or error code, Error code, latency, Retry-After, when it ended (performance.now()). */
-  refusals: { status: number | string; code?: string; ms: number; retryAfter?: string; at: number }[];
+  refusals: { status: number | string; code?: string; ms: number; retryAfter?: string; at: number; reusedSocket?: boolean }[];
   /** Latency of every 201. */
   createdMs: number[];
   /** When each 201 ended (performance.now()). */
@@ -104,7 +104,7 @@ export async function createPets(options: {
         } catch (error) {
           const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
           count(code);
-          result.refusals.push({ status: code, ms: 0, at: performance.now() });
+          result.refusals.push({ status: code, ms: 0, at: performance.now(), reusedSocket: (error as { reusedSocket?: boolean }).reusedSocket === true });
           await new Promise((r) => setTimeout(r, 20)); // a refused connection fails at once: do not spin
         }
       }
