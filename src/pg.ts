@@ -2,7 +2,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './storage/database.js';
-import { migrate } from './storage/migrate.js';
+import { migrateOrDestroy } from './storage/migrate.js';
 
 const INT8_OID = 20;
 
@@ -36,15 +36,7 @@ export async function createPostgresDatabase(
 ): Promise<Kysely<Database>> {
   const pool = source instanceof pg.Pool ? borrowed(source) : ownPool(typeof source === 'string' ? { connectionString: source } : source);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  if (options.migrate !== false) {
-    try {
-      await migrate(db);
-    } catch (error) {
-      await db.destroy();
-      throw error;
-    }
-  }
-  return db;
+  return options.migrate === false ? db : migrateOrDestroy(db);
 }
 
 function ownPool(config: pg.PoolConfig): pg.Pool {

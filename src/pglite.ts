@@ -2,7 +2,7 @@
 import { PGlite, types } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect } from 'kysely';
 import type { Database } from './storage/database.js';
-import { migrate } from './storage/migrate.js';
+import { migrateOrDestroy } from './storage/migrate.js';
 
 /** Options of {@link createPGliteDatabase}. */
 export interface PGliteDatabaseOptions {
@@ -41,15 +41,7 @@ export async function createPGliteDatabase(options: PGliteDatabaseOptions = {}):
   // int8 as bigint on instances we create, so ids past 2^53 are exact end to end.
   const pglite = options.pglite ?? new PGlite(options.dataDir, { parsers: { [types.INT8]: (v: string) => BigInt(v) } });
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite: owned ? pglite : borrowed(pglite) }) });
-  if (options.migrate !== false) {
-    try {
-      await migrate(db);
-    } catch (error) {
-      await db.destroy();
-      throw error;
-    }
-  }
-  return db;
+  return options.migrate === false ? db : migrateOrDestroy(db);
 }
 
 /** A view of a caller's PGlite whose `close()` does nothing, so `db.destroy()` leaves it open. */

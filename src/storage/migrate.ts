@@ -29,6 +29,17 @@ export async function migrate(db: Kysely<any>): Promise<MigrationResult[]> {
   return results ?? [];
 }
 
+/** Migrates a database a helper just built; on failure releases it (nothing leaks) and throws. */
+export async function migrateOrDestroy<DB>(db: Kysely<DB>): Promise<Kysely<DB>> {
+  try {
+    await migrate(db);
+    return db;
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+}
+
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
