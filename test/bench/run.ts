@@ -9,7 +9,16 @@ import { config } from './config.js';
 import { httpReport, runHttp } from './http.js';
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
+// Each section is printed and saved as soon as its suite ends, so a later failure loses nothing.
 const sections: string[] = [];
+const reportFile = join(config.workDir, 'report.md');
+mkdirSync(config.workDir, { recursive: true });
+let printed = 0;
+const flush = () => {
+  writeFileSync(reportFile, sections.join('\n\n') + '\n');
+  process.stdout.write(sections.slice(printed).join('\n\n') + '\n\n');
+  printed = sections.length;
+};
 
 const cpuModel = /model name\s*:\s*(.*)/.exec(readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? cpus()[0]?.model ?? 'unknown';
 sections.push(
@@ -21,24 +30,24 @@ sections.push(
 if (config.suites.includes('http')) {
   log('== HTTP on PostgreSQL');
   sections.push('## HTTP on PostgreSQL', httpReport(await runHttp(log)));
+  flush();
 }
 if (config.suites.includes('inprocess')) {
   log('== in-process on PGlite');
   const { runInProcess } = await import('./inprocess.js');
   sections.push('## In-process on PGlite', await runInProcess(log));
+  flush();
 }
 if (config.suites.includes('ergonomics')) {
   log('== test-suite ergonomics');
   const { runErgonomics } = await import('./ergonomics.js');
   sections.push('## Test-suite ergonomics', await runErgonomics(log));
+  flush();
 }
 if (config.suites.includes('scale')) {
   log('== scale');
   const { runScale } = await import('./scale.js');
   sections.push('## Scale', await runScale(log));
+  flush();
 }
-
-const report = sections.join('\n\n') + '\n';
-mkdirSync(config.workDir, { recursive: true });
-writeFileSync(join(config.workDir, 'report.md'), report);
-process.stdout.write(report);
+if (printed < sections.length) flush();
