@@ -18,8 +18,10 @@ export function within<T>(promise: Promise<T>, ms = CALL_TIMEOUT_MS, what = 'cal
 function assertNoLeak(text: string, secrets: readonly string[], where: string): void {
   for (const secret of secrets) {
     // Any 8 consecutive characters of a secret (a prefix, a suffix, the middle) count as a leak.
-    const n = Math.min(8, secret.length);
-    if (n < 6) continue;
+    // A presented string shorter than that can be an ordinary word of any answer: fast-check
+    // generates "length", and every answer has a content-length header.
+    const n = 8;
+    if (secret.length < n) continue;
     for (let i = 0; i + n <= secret.length; i++) {
       assert.not.ok(text.includes(secret.slice(i, i + n)), `${where} leaks part of a key: ${secret.slice(i, i + n)}`);
     }
