@@ -7,6 +7,7 @@ export default defineConfig({
     index: 'src/index.ts',
     pglite: 'src/pglite.ts',
     pg: 'src/pg.ts',
+    testing: 'src/testing.ts',
     deno: 'adapters/deno.ts',
     bun: 'adapters/bun.ts',
     express: 'adapters/express.ts',

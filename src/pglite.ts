@@ -37,11 +37,28 @@ export async function createPGliteDatabase(options: PGliteDatabaseOptions = {}):
   if (options.pglite && options.dataDir !== undefined) {
     throw new TypeError('petstore-router: pass either pglite or dataDir to createPGliteDatabase, not both');
   }
-  const owned = !options.pglite;
-  // int8 as bigint on instances we create, so ids past 2^53 are exact end to end.
-  const pglite = options.pglite ?? new PGlite(options.dataDir, { parsers: { [types.INT8]: (v: string) => BigInt(v) } });
-  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite: owned ? pglite : borrowed(pglite) }) });
+  const db = options.pglite ? pgliteKysely(options.pglite, false) : pgliteKysely(newPGlite({ dataDir: options.dataDir }), true);
   return options.migrate === false ? db : migrateOrDestroy(db);
+}
+
+/**
+ * @internal Shared with `petstore-router/testing`, not part of the public API. A PGlite of ours,
+ * in memory, in `dataDir`, or started from a `dumpDataDir()` tarball.
+ */
+export function newPGlite(options: { dataDir?: string | undefined; loadDataDir?: Blob | File }): PGlite {
+  // int8 as bigint on instances we create, so ids past 2^53 are exact end to end. One options
+  // object: PGlite 0.5 ignores the second argument when the first is not a string, so
+  // `new PGlite(undefined, { parsers })` would silently drop the parser.
+  const parsers = { [types.INT8]: (v: string) => BigInt(v) };
+  return new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, parsers });
+}
+
+/**
+ * @internal Shared with `petstore-router/testing`, not part of the public API. Kysely on a
+ * PGlite; `db.destroy()` closes the PGlite only when `owned`.
+ */
+export function pgliteKysely(pglite: PGlite, owned: boolean): Kysely<Database> {
+  return new Kysely<Database>({ dialect: new PGliteDialect({ pglite: owned ? pglite : borrowed(pglite) }) });
 }
 
 /** A view of a caller's PGlite whose `close()` does nothing, so `db.destroy()` leaves it open. */

@@ -1,0 +1,120 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { sql } from 'kysely';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { MIGRATION_TABLE, createPetStore } from 'petstore-router';
+import { TEST_KEY, createTestDatabase, createTestStore } from 'petstore-router/testing';
+import { migrations } from '../src/storage/migrations/index.js';
+
+const root = join(import.meta.dirname, '..');
+const test = suite('petstore-router/testing');
+
+const createPet = (name: string, key = TEST_KEY) =>
+  new Request('http://t/v1/pets', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name, categoryId: 1 }),
+  });
+
+test('a test database is migrated: our tables exist and every migration is recorded', async () => {
+  const db = await createTestDatabase();
+  try {
+    const tables = await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = 'public' order by 1`.execute(db);
+    const names = tables.rows.map((r) => r.table_name);
+    for (const t of ['petstore_pets', 'petstore_orders', 'petstore_idempotency_keys', MIGRATION_TABLE]) assert.ok(names.includes(t), `${t} in ${names}`);
+    const done = await sql<{ name: string }>`select name from ${sql.table(MIGRATION_TABLE)} order by name`.execute(db);
+    assert.equal(done.rows.map((r) => r.name), Object.keys(migrations));
+    const pets = await db.selectFrom('petstore_pets').select('id').execute();
+    assert.equal(pets, []);
+  } finally {
+    await db.destroy();
+  }
+});
+
+test('test databases are isolated, also when created concurrently', async () => {
+  const [a, b] = await Promise.all([createTestDatabase(), createTestDatabase()]);
+  try {
+    await a.insertInto('petstore_pets').values({ name: 'only in a', category_id: 1n, status: 'available' }).execute();
+    assert.is((await a.selectFrom('petstore_pets').select('name').execute()).length, 1);
+    assert.equal(await b.selectFrom('petstore_pets').select('name').execute(), []);
+    const c = await createTestDatabase(); // made after the write: still empty
+    assert.equal(await c.selectFrom('petstore_pets').select('name').execute(), []);
+    await c.destroy();
+  } finally {
+    await Promise.all([a.destroy(), b.destroy()]);
+  }
+});
+
+test('int8 comes back as bigint, small and past 2^53', async () => {
+  const db = await createTestDatabase();
+  try {
+    const big = 2n ** 62n + 1n;
+    await db.insertInto('petstore_pets').values({ name: 'x', category_id: big, status: 'available' }).execute();
+    const row = await db.selectFrom('petstore_pets').select(['id', 'category_id']).executeTakeFirstOrThrow();
+    assert.is(row.id, 1n);
+    assert.is(row.category_id, big);
+  } finally {
+    await db.destroy();
+  }
+});
+
+test('db.destroy() closes the database', async () => {
+  const db = await createTestDatabase();
+  await db.destroy();
+  try {
+    await db.selectFrom('petstore_pets').select('id').execute();
+    assert.unreachable('a destroyed database answered');
+  } catch (error) {
+    assert.instance(error, Error);
+    assert.not.match((error as Error).message, /unreachable/);
+  }
+});
+
+test('createTestStore: a store on its own fresh database, with a default key', async () => {
+  const one = await createTestStore();
+  const two = await createTestStore({ keys: ['k2'], basePath: '' });
+  try {
+    assert.is(one.key, TEST_KEY);
+    assert.is(two.key, 'k2');
+    const res = await one.fetch(createPet('a'));
+    assert.is(res.status, 201);
+    assert.match(await res.text(), /^\{"id":1,/);
+    assert.is((await one.db.selectFrom('petstore_pets').select('id').execute()).length, 1);
+    const other = await two.store.fetch(new Request('http://t/pets', { headers: { authorization: 'Bearer k2' } }));
+    assert.is(await other.text(), '[]');
+  } finally {
+    await Promise.all([one.close(), two.close()]);
+  }
+});
+
+test('createTestStore: invalid options throw (and leave nothing open)', async () => {
+  try {
+    await createTestStore({ keys: [] });
+    assert.unreachable();
+  } catch (error) {
+    assert.instance(error, TypeError);
+  }
+});
+
+test('a fresh database once the first exists: median of 20 (logged, not asserted)', async () => {
+  const times: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const t = performance.now();
+    const db = await createTestDatabase();
+    createPetStore({ db, keys: [TEST_KEY] });
+    times.push(performance.now() - t);
+    await db.destroy();
+  }
+  times.sort((x, y) => x - y);
+  console.log(`  createTestDatabase(): median ${((times[9]! + times[10]!) / 2).toFixed(1)} ms (min ${times[0]!.toFixed(1)}, max ${times[19]!.toFixed(1)})`);
+});
+
+test('the docs example (examples/testing/store.test.ts) passes under node --test', async () => {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--test', 'examples/testing/store.test.ts'], { cwd: root, timeout: 120_000 });
+  assert.match(stdout, /# pass 2\n/);
+  assert.match(stdout, /# fail 0\n/);
+});
+
+test.run();
