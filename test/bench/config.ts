@@ -9,9 +9,11 @@
  * | BENCH_ROUNDS          | alternating rounds per scenario (5; quick 2)             |
  * | BENCH_SECONDS         | seconds per measured round (5; quick 2)                  |
  * | BENCH_CONNECTIONS     | wrk connections (32)                                     |
- * | BENCH_SERVERS         | comma list: petstore,node-pg,fastify-pg                  |
+ * | BENCH_SERVERS         | comma list: petstore,node-pg,fastify-pg (and petstore-ref) |
+ * | BENCH_REF             | git ref of the petstore-ref server, for A/B runs (HEAD)  |
  * | BENCH_SCENARIOS       | comma list: list,filter,get,create                       |
  * | BENCH_PROFILE=1       | run our server with `node --cpu-prof` (profiles in .cache/bench/profiles) |
+ * | BENCH_PORT            | first port of the HTTP suite's servers (18080)          |
  * | BENCH_SCALE_ROWS      | the large table of the scale suite (1000000; quick 100000) |
  */
 export const quick = process.env.BENCH_QUICK === '1';
@@ -26,7 +28,9 @@ export const config = {
   seconds: int('BENCH_SECONDS', quick ? 2 : 5),
   warmupSeconds: quick ? 1 : 3,
   connections: int('BENCH_CONNECTIONS', 32),
+  port: int('BENCH_PORT', 18_080),
   servers: list('BENCH_SERVERS', ['petstore', 'node-pg', 'fastify-pg']),
+  ref: process.env.BENCH_REF ?? 'HEAD',
   scenarios: list('BENCH_SCENARIOS', ['list', 'filter', 'get', 'create']),
   profile: process.env.BENCH_PROFILE === '1',
   scaleRows: int('BENCH_SCALE_ROWS', quick ? 100_000 : 1_000_000),

@@ -36,7 +36,7 @@ export async function runHttp(log: (s: string) => void): Promise<HttpResults> {
   const servers: RunningServer[] = [];
   const results: HttpResults = { rounds: new Map(), peak: new Map(), labels: new Map(defs.map((d) => [d.name, d.label])) };
   try {
-    let port = 18_080;
+    let port = config.port;
     for (const def of defs) servers.push(await start(def, files.get(def.name)!, port++, config.profile && def.name === 'petstore'));
     for (const name of config.scenarios) {
       const scenario = scenarios[name];

@@ -5,7 +5,7 @@
  * ready when it prints `listening on http://…`.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'tsup';
 import { config } from './config.js';
@@ -44,7 +44,21 @@ export function serverDefs(): ServerDef[] {
     { name: 'node-pg', label: 'node:http + pg', entry: 'test/bench/baselines/node-pg.ts', args: [] },
     { name: 'fastify-pg', label: 'Fastify 5 + pg', entry: 'test/bench/baselines/fastify-pg.ts', args: [] },
   ];
+  if (config.servers.includes('petstore-ref')) {
+    // For A/B runs: our server as of a git ref (BENCH_REF, default HEAD), beside the working tree.
+    const ref = refTree(config.ref);
+    all.push({ name: 'petstore-ref', label: `petstore-router @ ${config.ref}`, entry: join(ref, ours.entry), args: ours.args });
+  }
   return all.filter((s) => config.servers.includes(s.name));
+}
+
+/** The tree of a git ref, extracted (git archive) under the work directory; its imports resolve in it. */
+function refTree(ref: string): string {
+  const dir = join(config.workDir, 'ref');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  execFileSync('sh', ['-c', `git archive ${JSON.stringify(ref)} | tar -x -C ${JSON.stringify(dir)}`], { cwd: root, stdio: 'inherit' });
+  return dir.slice(root.length);
 }
 
 /** Compiles every server once, with the same bundler settings, into the bench work directory. */
@@ -58,7 +72,9 @@ export async function compile(defs: ServerDef[]): Promise<Map<string, string>> {
     format: ['esm'],
     target: 'node20',
     platform: 'node',
-    splitting: false,
+    // As in our published build (tsup.config.ts): dynamic imports stay separate chunks, so the
+    // PostgreSQL server never loads the PGlite driver.
+    splitting: true,
     silent: true,
     // Dependencies stay in node_modules, as for users of the package; our own code is bundled.
     external: ['@electric-sql/pglite', 'pg', 'kysely', 'valibot', 'itty-router', 'fastify', '@valibot/to-json-schema'],
