@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from 'petstore-router';
 import { writeError } from './errors.js';
+import { toLazyRequest } from './lazy-request.js';
 import { type BodyState, toRequest } from './request.js';
 import { writeResponse } from './response.js';
 
@@ -46,19 +47,28 @@ export function createNodeHandler(handler: FetchHandler, options: NodeHandlerOpt
 }
 
 async function handle(handler: FetchHandler, req: IncomingMessage, res: ServerResponse, onError: (error: unknown) => void) {
-  const aborter = new AbortController();
-  // 'close' before the response finished means the client went away.
-  res.once('close', () => {
-    if (!res.writableFinished) aborter.abort(new DOMException('the client disconnected', 'AbortError'));
-  });
   const body: BodyState = { started: false, overCap: false };
   let request: Request;
-  try {
-    request = toRequest(req, aborter.signal, body);
-  } catch {
-    writeError(res, 400, ErrorCode.invalidRequest, 'the request target, a header or the method is not valid');
-    return;
+  // The lazy request builds headers, signal and the undici Request only if the handler reads them.
+  const lazy = toLazyRequest(req, body);
+  let abort: (reason: unknown) => void;
+  if (lazy) {
+    request = lazy;
+    abort = (reason) => lazy.abort(reason);
+  } else {
+    const aborter = new AbortController();
+    abort = (reason) => aborter.abort(reason);
+    try {
+      request = toRequest(req, aborter.signal, body);
+    } catch {
+      writeError(res, 400, ErrorCode.invalidRequest, 'the request target, a header or the method is not valid');
+      return;
+    }
   }
+  // 'close' before the response finished means the client went away.
+  res.once('close', () => {
+    if (!res.writableFinished) abort(new DOMException('the client disconnected', 'AbortError'));
+  });
   // Close the connection rather than keep reading a body we stopped reading: past the cap, or
   // partly read, or refused as too large (Node would otherwise read and discard it all).
   const mustClose = (status: number) => body.overCap || (!req.complete && (body.started || status === 413));

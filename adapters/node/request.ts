@@ -55,7 +55,7 @@ function tooLarge(): ApiError {
  * reading stops (the store, counting too, answers 413; any other consumer reading on gets a 413
  * ApiError): memory stays bounded whether or not Content-Length was sent.
  */
-function bodyStream(req: IncomingMessage, state: BodyState): ReadableStream<Uint8Array> {
+export function bodyStream(req: IncomingMessage, state: BodyState): ReadableStream<Uint8Array> {
   let received = 0;
   let finished = false;
   let controller!: ReadableStreamDefaultController<Uint8Array>;

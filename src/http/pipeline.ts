@@ -26,7 +26,7 @@ export function createPipeline({ store, routes, publicRoutes = [], authenticate,
   return async function handle(request: Request): Promise<Response> {
     let routeHeaders: Record<string, string> | undefined;
     try {
-      const url = new URL(request.url);
+      const url = parsedUrl(request);
       const path = url.pathname;
       if (base !== '' && path !== base && !path.startsWith(`${base}/`)) throw notFound();
       const found = match(request.method, path);
@@ -51,6 +51,17 @@ export function createPipeline({ store, routes, publicRoutes = [], authenticate,
       return request.method === 'HEAD' ? withoutBody(response) : response;
     }
   };
+}
+
+/**
+ * A server adapter that already parsed the URL (adapters/node) hands it over under this registered
+ * symbol, saving a second parse (~0.5 us); used only while it still matches `request.url`.
+ */
+const PARSED_URL = Symbol.for('petstore-router.url');
+
+function parsedUrl(request: Request): URL {
+  const given = (request as Request & { [PARSED_URL]?: unknown })[PARSED_URL];
+  return given instanceof URL && given.href === request.url ? given : new URL(request.url);
 }
 
 function notFound(): ApiError {
