@@ -75,7 +75,7 @@ async function handle(handler: FetchHandler, req: IncomingMessage, res: ServerRe
   let response: Response;
   try {
     response = await handler.fetch(request);
-    if (!response || typeof response.status !== 'number' || !(response.headers instanceof Headers)) {
+    if (!response || typeof response.status !== 'number' || !(response instanceof Response || (response as { headers?: unknown }).headers instanceof Headers)) {
       throw new TypeError('the fetch handler did not return a Response');
     }
   } catch (error) {

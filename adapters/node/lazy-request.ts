@@ -9,6 +9,9 @@ import { type BodyState, bodyStream } from './request.js';
  */
 const PARSED_URL = Symbol.for('petstore-router.url');
 
+/** Registered by the store (src/http/respond.ts): we accept its lazy JSON responses. */
+const LAZY_RESPONSE_OK = Symbol.for('petstore-router.lazyResponse');
+
 /** Methods undici's Request refuses (TypeError): those take the eager path, answered 400 as before. */
 const FAST_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
@@ -50,6 +53,11 @@ class NodeRequest {
 
   get [PARSED_URL](): URL {
     return this.#parsed;
+  }
+
+  /** This bridge writes the store's lazy JSON answers itself (see writeResponse). */
+  get [LAZY_RESPONSE_OK](): boolean {
+    return true;
   }
 
   get headers(): Headers {

@@ -3,6 +3,14 @@ import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 const noop = () => {};
 /** Registered by the store (src/http/respond.ts) on the Responses it builds from a string. */
 const BODY_TEXT = Symbol.for('petstore-router.bodyText');
+/** Registered by the store on its lazy JSON answers: status, header fields and body text. */
+const JSON_PARTS = Symbol.for('petstore-router.jsonParts');
+interface JsonParts {
+  status: number;
+  fields: Record<string, string> | undefined;
+  headers: Headers | undefined;
+  text: string;
+}
 
 /**
  * Writes a web Response on a Node response: status, headers (each Set-Cookie on its own line),
@@ -11,6 +19,16 @@ const BODY_TEXT = Symbol.for('petstore-router.bodyText');
  * back-pressure. HEAD answers and null bodies send headers only.
  */
 export async function writeResponse(res: ServerResponse, response: Response, close: boolean): Promise<void> {
+  // A lazy JSON answer of the store (src/http/respond.ts), untouched: no Headers, no Response built.
+  const parts = (response as Response & { [JSON_PARTS]?: JsonParts })[JSON_PARTS];
+  if (parts !== undefined && res.req.method !== 'HEAD') {
+    const fields: OutgoingHttpHeaders = parts.fields ? { ...parts.fields } : toNodeHeaders(parts.headers!);
+    if (close) fields.connection = 'close';
+    fields['content-length'] = Buffer.byteLength(parts.text);
+    res.writeHead(parts.status, fields);
+    res.end(parts.text);
+    return;
+  }
   const headers = toNodeHeaders(response.headers);
   if (close) headers.connection = 'close';
   const body = response.body;

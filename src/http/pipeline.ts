@@ -3,7 +3,7 @@ import { createRouteMatcher } from '../routes/router.js';
 import type { RouteDefinition } from '../routes/table.js';
 import type { Authenticate } from './auth.js';
 import { ApiError, ErrorCode } from './errors.js';
-import { errorResponse, toApiError, withoutBody } from './respond.js';
+import { errorResponse, finalResponse, setHeaders, toApiError, withoutBody } from './respond.js';
 
 export interface PipelineOptions {
   store: StoreContext;
@@ -42,13 +42,13 @@ export function createPipeline({ store, routes, publicRoutes = [], authenticate,
       const req: RouteRequest = { request, url, params: found.params, store, principal };
       routeHeaders = found.route.headers?.(req);
       const response = await found.route.handler(req);
-      if (routeHeaders) for (const [name, value] of Object.entries(routeHeaders)) response.headers.set(name, value);
-      return request.method === 'HEAD' ? withoutBody(response) : response;
+      if (routeHeaders) setHeaders(response, routeHeaders);
+      return request.method === 'HEAD' ? withoutBody(response) : finalResponse(request, response);
     } catch (thrown) {
       const error = toApiError(thrown);
       if (error.status >= 500) onError(thrown, request);
       const response = errorResponse(error, routeHeaders);
-      return request.method === 'HEAD' ? withoutBody(response) : response;
+      return request.method === 'HEAD' ? withoutBody(response) : finalResponse(request, response);
     }
   };
 }
