@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { sql } from 'kysely';
@@ -109,6 +110,12 @@ test('a fresh database once the first exists: median of 20 (logged, not asserted
   }
   times.sort((x, y) => x - y);
   console.log(`  createTestDatabase(): median ${((times[9]! + times[10]!) / 2).toFixed(1)} ms (min ${times[0]!.toFixed(1)}, max ${times[19]!.toFixed(1)})`);
+});
+
+test('docs/testing.md shows examples/testing/store.test.ts as it is', () => {
+  const example = readFileSync(join(root, 'examples/testing/store.test.ts'), 'utf8');
+  const code = example.slice(example.indexOf('import '));
+  assert.ok(readFileSync(join(root, 'docs/testing.md'), 'utf8').includes(code), 'the snippet differs from the example file');
 });
 
 test('the docs example (examples/testing/store.test.ts) passes under node --test', async () => {

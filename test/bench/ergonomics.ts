@@ -12,6 +12,7 @@ import pg from 'pg';
 import { type Database, createPetStore, migrate } from 'petstore-router';
 import { createPostgresDatabase } from 'petstore-router/pg';
 import { createPGliteDatabase } from 'petstore-router/pglite';
+import { createTestDatabase } from 'petstore-router/testing';
 import { Migrator } from 'kysely/migration';
 import { migrations } from '../../src/storage/migrations/index.js';
 import { config } from './config.js';
@@ -67,7 +68,6 @@ async function check(db: Kysely<Database>): Promise<void> {
 function options(): Option[] {
   let shared: Kysely<Database> | undefined;
   let template: PGlite | undefined;
-  let dump: File | Blob | undefined;
   let sharedPg: Kysely<Database> | undefined;
   let schemaN = 0;
   const truncate = (db: Kysely<Database>) => sql`truncate table petstore_pets, petstore_orders, petstore_idempotency_keys restart identity cascade`.execute(db).catch(() =>
@@ -111,12 +111,13 @@ function options(): Option[] {
       },
     },
     {
-      name: 'PGlite: new instance from a dumped template (`loadDataDir`)',
-      note: 'fully isolated instance',
+      // The public API: a new PGlite loaded from a dumped migrated template (`loadDataDir`), ready.
+      name: 'fresh isolated store: `createTestDatabase()` (petstore-router/testing)',
+      note: 'fully isolated instance (its own PGlite, loaded from a dumped template)',
       n: config.quick ? 3 : 8,
-      setup: async () => void (dump = await template!.dumpDataDir('none')),
+      setup: async () => void (await (await createTestDatabase()).destroy()), // the template, once
       fresh: async () => {
-        const db = await createPGliteDatabase({ pglite: new PGlite({ loadDataDir: dump, parsers }), migrate: false });
+        const db = await createTestDatabase();
         return { db, dispose: async () => void (await db.destroy()) };
       },
       teardown: async () => void (await template!.close()),
