@@ -7,10 +7,10 @@ import { ListOrdersQuerySchema } from '../schemas/query.js';
 import { listOrders } from '../storage/orders.js';
 
 /** `GET /store/orders` (experimental): keyset pages by id, like `GET /pets`. */
-export async function listOrdersRoute({ request, url, store }: RouteRequest): Promise<Response> {
+export async function listOrdersRoute({ url, store }: RouteRequest): Promise<Response> {
   const query = parseQuery(url.searchParams, ListOrdersQuerySchema);
   const limit = Number(query.limit);
   const afterId = query.cursor === undefined ? undefined : decodeCursor(query.cursor, 'orders', '');
-  const page = await listOrders(store.db, { limit, afterId }, request.signal);
+  const page = await listOrders(store.db, { limit, afterId });
   return pageResponse(url, page, { list: 'orders', limit }, writeOrder);
 }

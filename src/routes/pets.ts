@@ -19,11 +19,11 @@ import { findPet, insertPet, listPets } from '../storage/pets.js';
 import { fingerprint, idempotent, readIdempotencyKey, storedResponse } from './idempotency.js';
 
 /** `GET /pets`: keyset pages by id, optional status filter, `Link rel="next"` while more exist. */
-export async function listPetsRoute({ request, url, store }: RouteRequest): Promise<Response> {
+export async function listPetsRoute({ url, store }: RouteRequest): Promise<Response> {
   const query = parseQuery(url.searchParams, ListPetsQuerySchema);
   const limit = Number(query.limit);
   const afterId = query.cursor === undefined ? undefined : decodeCursor(query.cursor, 'pets', query.status ?? '');
-  const page = await listPets(store.db, { limit, status: query.status, afterId }, request.signal);
+  const page = await listPets(store.db, { limit, status: query.status, afterId });
   return pageResponse(url, page, { list: 'pets', limit, status: query.status }, writePet);
 }
 
@@ -41,7 +41,7 @@ export async function createPetRoute(req: RouteRequest): Promise<Response> {
   if (!parsed.success || details.length > 0) throw invalidRequest(details);
   const newPet = parsed.output;
   const create = async (db: Kysely<Database>): Promise<StoredResponse> => {
-    const pet = await insertPet(db, newPet, request.signal);
+    const pet = await insertPet(db, newPet);
     return { status: 201, body: writePet(pet), location: `${url.origin}${store.basePath}/pets/${pet.id}` };
   };
   if (idempotency.key === undefined) return storedResponse(await create(store.db));
@@ -57,13 +57,13 @@ export function getPetHeaders({ url, store }: RouteRequest): Record<string, stri
 }
 
 /** `GET /pets/{petId}` (deprecated): 410 Gone from the sunset instant on. */
-export async function getPetRoute({ request, params, store }: RouteRequest): Promise<Response> {
+export async function getPetRoute({ params, store }: RouteRequest): Promise<Response> {
   if (isSunset(store.deprecation, store.now())) {
     throw new ApiError(410, ErrorCode.gone, 'GET /pets/{petId} has been removed; use GET /pets');
   }
   const id = parseInt64Text(params.petId!);
   if (id === undefined) throw invalidRequest([{ path: 'petId', message: 'must be a decimal int64 without leading zeros' }]);
-  const pet = await findPet(store.db, id, request.signal);
+  const pet = await findPet(store.db, id);
   if (!pet) throw new ApiError(404, ErrorCode.notFound, `pet ${id} does not exist`);
   return jsonResponse(200, writePet(pet));
 }

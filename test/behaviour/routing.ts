@@ -1,17 +1,52 @@
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type DatabaseConnection, type Driver, Kysely, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import * as assert from 'uvu/assert';
 import type { Database } from '../../src/index.js';
 import { KEY } from '../helpers/harness.js';
 import { type BehaviourRun, area, body, createPet, expectError, insertPets, withStore } from './context.js';
 
-/** A view of `db` whose queries fail like `error` while `state.failing` is true. */
+/**
+ * A view of `db` whose queries fail like `error` while `state.failing` is true: a wrapping driver
+ * (not a plugin's transformQuery, which the store's compiled statements skip), so every statement
+ * the store sends reaches it. Connections are borrowed from `db` for as long as Kysely holds them.
+ */
 function faultyDatabase(db: Kysely<Database>, error: () => Error, state: { failing: boolean }): Kysely<Database> {
-  return db.withPlugin({
-    transformQuery(args) {
-      if (state.failing) throw error();
-      return args.node;
+  const executor = db.getExecutor();
+  const held = new Map<DatabaseConnection, () => void>();
+  const run = (connection: DatabaseConnection, sql: string) => connection.executeQuery(CompiledQuery.raw(sql)).then(() => {});
+  const driver: Driver = {
+    init: async () => {},
+    destroy: async () => {},
+    acquireConnection: () =>
+      new Promise<DatabaseConnection>((resolve, reject) => {
+        executor
+          .provideConnection(
+            (inner) =>
+              new Promise<void>((release) => {
+                const connection: DatabaseConnection = {
+                  executeQuery: (query) => (state.failing ? Promise.reject(error()) : inner.executeQuery(query)),
+                  streamQuery: (query, chunkSize) => inner.streamQuery(query, chunkSize),
+                };
+                held.set(connection, release);
+                resolve(connection);
+              }),
+          )
+          .catch(reject);
+      }),
+    releaseConnection: async (connection) => {
+      held.get(connection)?.();
+      held.delete(connection);
     },
-    transformResult: async (args) => args.result,
+    beginTransaction: (connection) => run(connection, 'begin'),
+    commitTransaction: (connection) => run(connection, 'commit'),
+    rollbackTransaction: (connection) => run(connection, 'rollback'),
+  };
+  return new Kysely<Database>({
+    dialect: {
+      createAdapter: () => executor.adapter,
+      createDriver: () => driver,
+      createQueryCompiler: () => new PostgresQueryCompiler(),
+      createIntrospector: (k) => new PostgresIntrospector(k),
+    },
   });
 }
 
