@@ -5,6 +5,7 @@ import type { KeysOption } from './http/auth.js';
 import { newPGlite, pgliteKysely } from './pglite.js';
 import type { Database } from './storage/database.js';
 import { migrateOrDestroy } from './storage/migrate.js';
+import { resetDatabase } from './storage/reset.js';
 import { type PetStore, type PetStoreOptions, createPetStore } from './store.js';
 
 /**
@@ -54,6 +55,26 @@ export async function createTestDatabase(): Promise<Kysely<Database>> {
   // destroy() closes only a driver it has opened (a never-queried PGlite would stay in memory).
   await db.connection().execute(async () => {});
   return db;
+}
+
+/**
+ * Empties a test database (every table, id sequences restarted) so it is as fresh as a new one:
+ * about 5 ms, against about 0.4 s for a new {@link createTestDatabase}. Share one database per
+ * test file and reset it before each test when the tests of that file run one after another.
+ *
+ * @example
+ * ```ts
+ * import { createPetStore } from 'petstore-router'
+ * import { createTestDatabase, resetTestDatabase } from 'petstore-router/testing'
+ *
+ * const db = await createTestDatabase()   // once per file
+ * // before each test:
+ * await resetTestDatabase(db)
+ * const store = createPetStore({ db, keys: ['test-key'] })
+ * ```
+ */
+export async function resetTestDatabase(db: Kysely<Database>): Promise<void> {
+  await resetDatabase(db);
 }
 
 /** The key a {@link createTestStore} store accepts unless you pass `keys`. */

@@ -12,7 +12,7 @@ import pg from 'pg';
 import { type Database, createPetStore, migrate } from 'petstore-router';
 import { createPostgresDatabase } from 'petstore-router/pg';
 import { createPGliteDatabase } from 'petstore-router/pglite';
-import { createTestDatabase } from 'petstore-router/testing';
+import { createTestDatabase, resetTestDatabase } from 'petstore-router/testing';
 import { Migrator } from 'kysely/migration';
 import { migrations } from '../../src/storage/migrations/index.js';
 import { config } from './config.js';
@@ -70,11 +70,10 @@ function options(): Option[] {
   let template: PGlite | undefined;
   let sharedPg: Kysely<Database> | undefined;
   let schemaN = 0;
-  const truncate = (db: Kysely<Database>) => sql`truncate table petstore_pets, petstore_orders, petstore_idempotency_keys restart identity cascade`.execute(db).catch(() =>
-    sql`truncate table petstore_pets, petstore_orders restart identity cascade`.execute(db));
+  const truncate = (db: Kysely<Database>) => resetTestDatabase(db);
   return [
     {
-      name: 'PGlite: TRUNCATE the shared instance (restart identity)',
+      name: 'fresh store: `resetTestDatabase()` of the shared instance (petstore-router/testing)',
       note: 'isolated from earlier tests, not from a concurrent one (one PGlite per test file)',
       n: 50,
       setup: async () => void (shared = await createPGliteDatabase()),

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../src/index.js';
 import { createPostgresDatabase } from '../../src/pg.js';
 import { createPGliteDatabase } from '../../src/pglite.js';
@@ -26,6 +26,4 @@ export function sharedPostgres(): Promise<Kysely<Database>> | undefined {
 }
 
 /** Empties every table and restarts id sequences, so each test starts from nothing. */
-export async function resetDatabase(db: Kysely<Database>): Promise<void> {
-  await sql`truncate table petstore_orders, petstore_pets, petstore_idempotency_keys restart identity cascade`.execute(db);
-}
+export { resetDatabase } from '../../src/storage/reset.js';
