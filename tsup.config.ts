@@ -18,7 +18,8 @@ export default defineConfig({
   target: 'node20',
   // Keep `node:stream` etc. as written: Deno resolves Node built-ins only with the prefix.
   removeNodeProtocol: false,
-  dts: true,
+  // @internal helpers shared between entries stay out of the published types.
+  dts: { compilerOptions: { stripInternal: true } },
   clean: true,
   sourcemap: true,
   splitting: true,
