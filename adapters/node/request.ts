@@ -8,6 +8,8 @@ export interface BodyState {
   started: boolean;
   /** More than MAX_BODY_BYTES arrived: reading stopped and the connection must close. */
   overCap: boolean;
+  /** The consumer cancelled the body stream. */
+  cancelled?: boolean;
 }
 
 /**
@@ -102,6 +104,7 @@ export function bodyStream(req: IncomingMessage, state: BodyState): ReadableStre
         req.resume();
       },
       cancel() {
+        state.cancelled = true;
         stop();
       },
     },
