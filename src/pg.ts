@@ -78,7 +78,15 @@ function nameStatements(client: pg.PoolClient): void {
         name = `petstore_${statementNames.size}`;
         statementNames.set(text, name);
       }
-      if (name !== undefined) return query.call(this, { name, text, values });
+      if (name !== undefined) {
+        // A Query built from the text (a config object would be cloned property by property by
+        // pg: 2% of the server's CPU in a profile), then named.
+        return new Promise((resolve, reject) => {
+          const named = new pg.Query(text, values, (error: Error | undefined, result: unknown) => (error ? reject(error) : resolve(result)));
+          (named as pg.Query & { name?: string }).name = name;
+          query.call(this, named);
+        });
+      }
     }
     return query.apply(this, args);
   } as typeof client.query;
