@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { assertEveryAcknowledgedListedOnce, createPets, listAll, send, sleep, within } from './helpers/load.js';
-import { freshDatabase, postgresUrl } from './helpers/postgres.js';
+import { onFreshDatabase } from './helpers/postgres.js';
 import { assertNoKeyInLogs, killHard, startServer, stopGracefully, tempDataDir } from './helpers/server.js';
 
 /**
@@ -42,14 +42,7 @@ test('kill -9 mid-write, restart on the same PGlite data directory: every acknow
 });
 
 test('kill -9 mid-write, restart on the same PostgreSQL database: every acknowledged pet is there, unchanged', async () => {
-  const url = postgresUrl();
-  if (!url) return console.log('  (skipped: no DATABASE_URL)');
-  const db = await freshDatabase(url, 'crash');
-  try {
-    await crashAndRestart('postgres', ['--database', db.url]);
-  } finally {
-    await db.drop();
-  }
+  await onFreshDatabase('crash', (url) => crashAndRestart('postgres', ['--database', url]));
 });
 
 test.run();

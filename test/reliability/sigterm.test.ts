@@ -2,7 +2,7 @@ import { connect } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { assertEveryAcknowledgedListedOnce, createPets, listAll, sleep, within } from './helpers/load.js';
-import { freshDatabase, postgresUrl } from './helpers/postgres.js';
+import { onFreshDatabase } from './helpers/postgres.js';
 import { KEY, type Server, assertNoKeyInLogs, exitWithin, startServer, stopGracefully, tempDataDir } from './helpers/server.js';
 
 /** A POST whose body arrives in two halves, `gapMs` apart: a request in flight for that long. */
@@ -98,14 +98,7 @@ test('SIGTERM under load (PGlite): in-flight requests finish, new connections re
 });
 
 test('SIGTERM under load (PostgreSQL): in-flight requests finish, new connections refused, exit 0, nothing acknowledged lost', async () => {
-  const url = postgresUrl();
-  if (!url) return console.log('  (skipped: no DATABASE_URL)');
-  const db = await freshDatabase(url, 'sigterm');
-  try {
-    await sigtermUnderLoad('postgres', ['--database', db.url]);
-  } finally {
-    await db.drop();
-  }
+  await onFreshDatabase('sigterm', (url) => sigtermUnderLoad('postgres', ['--database', url]));
 });
 
 test.run();
