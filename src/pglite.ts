@@ -38,7 +38,17 @@ export async function createPGliteDatabase(options: PGliteDatabaseOptions = {}):
     throw new TypeError('petstore-router: pass either pglite or dataDir to createPGliteDatabase, not both');
   }
   const db = options.pglite ? pgliteKysely(options.pglite, false) : pgliteKysely(newPGlite({ dataDir: options.dataDir }), true);
-  return options.migrate === false ? db : migrateOrDestroy(db);
+  return options.migrate === false ? opened(db) : migrateOrDestroy(db);
+}
+
+/**
+ * @internal Shared with `petstore-router/testing`. Opens the connection now: a broken PGlite
+ * fails here rather than at the first query, and Kysely's `destroy()` closes only a driver it has
+ * opened (a never-queried PGlite of ours would otherwise stay in memory and keep the process alive).
+ */
+export async function opened(db: Kysely<Database>): Promise<Kysely<Database>> {
+  await db.connection().execute(async () => {});
+  return db;
 }
 
 /**

@@ -2,7 +2,7 @@
 // Never imported by the core entry, so production code never loads it.
 import type { Kysely } from 'kysely';
 import type { KeysOption } from './http/auth.js';
-import { newPGlite, pgliteKysely } from './pglite.js';
+import { newPGlite, opened, pgliteKysely } from './pglite.js';
 import type { Database } from './storage/database.js';
 import { migrateOrDestroy } from './storage/migrate.js';
 import { resetDatabase } from './storage/reset.js';
@@ -50,11 +50,7 @@ function migratedTemplate(): Promise<Blob | File> {
  * ```
  */
 export async function createTestDatabase(): Promise<Kysely<Database>> {
-  const db = pgliteKysely(newPGlite({ loadDataDir: await migratedTemplate() }), true);
-  // Open the connection now: a broken template fails here, not at the first query, and Kysely's
-  // destroy() closes only a driver it has opened (a never-queried PGlite would stay in memory).
-  await db.connection().execute(async () => {});
-  return db;
+  return opened(pgliteKysely(newPGlite({ loadDataDir: await migratedTemplate() }), true));
 }
 
 /**

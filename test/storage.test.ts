@@ -50,6 +50,23 @@ test('PGlite passed in by the caller stays open after db.destroy(); one we creat
   await pglite.close();
 });
 
+test('a PGlite we create is closed by db.destroy() even if never queried ({ migrate: false })', async () => {
+  // Kysely's destroy() closes only a driver it has opened; without a query the PGlite stayed open.
+  const close = PGlite.prototype.close;
+  let closed = 0;
+  PGlite.prototype.close = function (this: PGlite) {
+    closed++;
+    return close.call(this);
+  };
+  try {
+    const db = await createPGliteDatabase({ migrate: false });
+    await db.destroy();
+  } finally {
+    PGlite.prototype.close = close;
+  }
+  assert.ok(closed > 0, 'the PGlite was closed');
+});
+
 test('createPGliteDatabase refuses both pglite and dataDir', async () => {
   try {
     await createPGliteDatabase({ pglite: {} as PGlite, dataDir: '/tmp/x' });
