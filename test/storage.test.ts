@@ -67,6 +67,18 @@ test('a PGlite we create is closed by db.destroy() even if never queried ({ migr
   assert.ok(closed > 0, 'the PGlite was closed');
 });
 
+test("a PGlite passed in with a lossy int8 parser of the caller's still answers exact ids past 2^53", async () => {
+  const pglite = new PGlite({ parsers: { 20: (v: string) => Number(v) } }); // the caller's choice: int8 as a JS number
+  const db = await createPGliteDatabase({ pglite });
+  await db.insertInto('petstore_pets').values({ id: 9007199254740993n, name: 'big', category_id: -9223372036854775808n, status: 'sold' }).execute();
+  assert.is((await pglite.query<{ id: unknown }>('select id from petstore_pets')).rows[0]!.id, 9007199254740992, "the caller's parser rounds");
+  const store = createPetStore({ db, keys: [KEY] });
+  const response = await store.fetch(new Request('http://x/v1/pets', { headers: { authorization: `Bearer ${KEY}` } }));
+  assert.is(await response.text(), '[{"id":9007199254740993,"name":"big","categoryId":-9223372036854775808,"status":"sold"}]');
+  await db.destroy();
+  await pglite.close();
+});
+
 test('createPGliteDatabase refuses both pglite and dataDir', async () => {
   try {
     await createPGliteDatabase({ pglite: {} as PGlite, dataDir: '/tmp/x' });
@@ -77,14 +89,15 @@ test('createPGliteDatabase refuses both pglite and dataDir', async () => {
 });
 
 const url = process.env.DATABASE_URL;
-test('PostgreSQL: a Pool passed in keeps its own parsers and stays open; rows are still exact bigints', async () => {
+test('PostgreSQL: a Pool passed in keeps its own parsers and stays open; ids are still exact', async () => {
   if (!url) return console.log('storage: DATABASE_URL unset, PostgreSQL case skipped');
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   const db = await createPostgresDatabase(pool);
   await resetDatabase(db);
   await db.insertInto('petstore_pets').values({ id: 9223372036854775807n, name: 'max', category_id: 9007199254740993n, status: 'sold' }).execute();
   const { items } = await listPets(db, { limit: 10 });
-  assert.equal(items, [{ id: 9223372036854775807n, name: 'max', categoryId: 9007199254740993n, status: 'sold' }]);
+  // The repository reads int8 as PostgreSQL's decimal text, whatever the pool's parsers.
+  assert.equal(items, [{ id: '9223372036854775807', name: 'max', categoryId: '9007199254740993', status: 'sold' }]);
   const raw = await pool.query('select id from petstore_pets');
   assert.is(raw.rows[0].id, '9223372036854775807', "the caller's pool keeps pg's default (string) int8 parser");
   assert.is((await pool.query('select 20::int8 as n')).rows[0].n, '20', "pg's global parsers are untouched");

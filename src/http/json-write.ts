@@ -3,7 +3,7 @@
  * per-type serialisers: they are exact over the whole int64 range and faster than a generic walk.
  */
 
-import type { Order, Pet } from '../model.js';
+import type { Order, Pet, PetRecord } from '../model.js';
 
 /** Writes a string as a JSON string literal. */
 export const jsonString = (s: string): string => JSON.stringify(s);
@@ -15,8 +15,12 @@ export function jsonArray<T>(items: readonly T[], write: (item: T) => string): s
   return out + ']';
 }
 
-/** Writes a Pet; ids are bigint, written as exact JSON integers. */
-export function writePet(p: Pet): string {
+/**
+ * Writes a Pet. int64 fields are a bigint (exact by construction) or, from the repository,
+ * PostgreSQL's canonical decimal text (see PetRecord in storage/pets.ts): both print as the exact
+ * JSON integer, so no number type ever rounds them.
+ */
+export function writePet(p: Pet | PetRecord): string {
   return `{"id":${p.id},"name":${jsonString(p.name)},"categoryId":${p.categoryId},"status":"${p.status}"}`;
 }
 

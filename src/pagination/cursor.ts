@@ -9,7 +9,8 @@ import { parseInt64Text } from '../schemas/int64.js';
 export interface CursorState {
   list: 'pets' | 'orders';
   status: string;
-  afterId: bigint;
+  /** The last id of the page: a bigint, or canonical decimal text as the repositories return it. */
+  afterId: bigint | string;
 }
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;

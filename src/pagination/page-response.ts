@@ -8,7 +8,7 @@ import { nextLink } from './link.js';
  * The 200 answer of a list: a plain JSON array, plus `Link rel="next"` (carrying the cursor of
  * the last item and repeating `limit` and `status`) when another page follows.
  */
-export function pageResponse<T extends { id: bigint }>(
+export function pageResponse<T extends { id: bigint | string }>(
   url: URL,
   page: Page<T>,
   scope: { list: CursorState['list']; limit: number; status?: string },

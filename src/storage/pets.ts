@@ -1,7 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { NewPet, Page, Pet, PetStatus } from '../model.js';
-import type { Database, PetRow } from './database.js';
-import { toBigInt } from './int8.js';
+import { type Kysely, sql } from 'kysely';
+import type { NewPet, Page, PetRecord, PetStatus } from '../model.js';
+import type { Database } from './database.js';
 import { runPrepared } from './prepared.js';
 
 // No AbortSignal reaches these queries: with Kysely's default abort strategy ('ignore query') an
@@ -9,26 +8,27 @@ import { runPrepared } from './prepared.js';
 // made the promise reject sooner, for a client that is gone, at the cost of ~7% of the server's
 // CPU (a listener and Promise.race per query). Statement shapes are compiled once (prepared.ts).
 
-const COLUMNS = ['id', 'name', 'category_id', 'status'] as const;
-
-/** Maps a row to the API shape; int8 normalised here for both drivers. */
-function toPet(row: PetRow): Pet {
-  return { id: toBigInt(row.id), name: row.name, categoryId: toBigInt(row.category_id), status: row.status };
-}
+/** The columns of every pet statement, already in the API's names and int64 as text. */
+const COLUMNS = [
+  sql<string>`"id"::text`.as('id'),
+  'name',
+  sql<string>`"category_id"::text`.as('categoryId'),
+  'status',
+] as const;
 
 /** Inserts a pet; one round trip (`insert ... returning`). */
-export async function insertPet(db: Kysely<Database>, pet: NewPet): Promise<Pet> {
+export async function insertPet(db: Kysely<Database>, pet: NewPet): Promise<PetRecord> {
   const rows = await runPrepared(db, 'pets.insert', [pet.name, pet.categoryId, pet.status ?? 'available'], (d, name, categoryId, status) =>
     d.insertInto('petstore_pets').values({ name, category_id: categoryId, status }).returning(COLUMNS),
   );
   if (rows.length === 0) throw new Error('petstore-router: insert returned no row');
-  return toPet(rows[0]!);
+  return rows[0]!;
 }
 
 /** Finds one pet by id, or undefined. */
-export async function findPet(db: Kysely<Database>, id: bigint): Promise<Pet | undefined> {
+export async function findPet(db: Kysely<Database>, id: bigint): Promise<PetRecord | undefined> {
   const rows = await runPrepared(db, 'pets.find', [id], (d, slot) => d.selectFrom('petstore_pets').select(COLUMNS).where('id', '=', slot));
-  return rows[0] && toPet(rows[0]);
+  return rows[0];
 }
 
 export interface ListPetsParams {
@@ -42,7 +42,7 @@ export interface ListPetsParams {
  * One page ordered by id. Reads `limit + 1` rows to learn whether more follow; with `(status, id)`
  * and the primary key both shapes are index range scans, so latency does not grow with the table.
  */
-export async function listPets(db: Kysely<Database>, params: ListPetsParams): Promise<Page<Pet>> {
+export async function listPets(db: Kysely<Database>, params: ListPetsParams): Promise<Page<PetRecord>> {
   const { status, afterId, limit } = params;
   const shape = `pets.list${status === undefined ? '' : '.status'}${afterId === undefined ? '' : '.after'}`;
   const args = [limit + 1, status, afterId].filter((a) => a !== undefined);
@@ -51,8 +51,10 @@ export async function listPets(db: Kysely<Database>, params: ListPetsParams): Pr
     let query = d.selectFrom('petstore_pets').select(COLUMNS);
     if (status !== undefined) query = query.where('status', '=', rest.shift()!);
     if (afterId !== undefined) query = query.where('id', '>', rest.shift()!);
-    return query.orderBy('id').limit(limitSlot!);
+    // Qualified: a bare `id` in ORDER BY is the output column, here text, which sorts as text.
+    return query.orderBy('petstore_pets.id').limit(limitSlot!);
   });
   const hasMore = rows.length > limit;
-  return { items: (hasMore ? rows.slice(0, limit) : rows).map(toPet), hasMore };
+  if (hasMore) rows.length = limit;
+  return { items: rows, hasMore };
 }

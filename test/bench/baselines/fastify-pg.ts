@@ -43,7 +43,6 @@ const Pet = {
 } as const;
 const ErrorSchema = { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' }, status: { type: 'integer' } } } as const;
 
-const toPet = (r: PetRow) => ({ id: r.id, name: r.name, categoryId: r.category_id, status: r.status });
 
 function reject(reply: FastifyReply, e: HttpError) {
   if (e.headers) reply.headers(e.headers);
@@ -115,7 +114,7 @@ await app.register(
           next.set('cursor', encodeCursor(status ?? '', rows[limit - 1]!.id));
           reply.header('link', `<${request.protocol}://${request.host}${BASE}/pets?${next}>; rel="next"`);
         }
-        return rows.map(toPet);
+        return rows; // already the API's shape (the SQL names the columns)
       },
     );
 
@@ -128,7 +127,7 @@ await app.register(
         if (!isInt64(petId)) throw new HttpError(400, 'invalid_request', 'invalid request: petId', [{ path: 'petId', message: 'must be a decimal int64' }]);
         const { rows } = await pool.query<PetRow>(SQL.get, [petId]);
         if (rows.length === 0) throw new HttpError(404, 'not_found', `pet ${petId} does not exist`);
-        return toPet(rows[0]!);
+        return rows[0]!;
       },
     );
 
@@ -157,7 +156,7 @@ await app.register(
         const { rows } = await pool.query<PetRow>(SQL.insert, [name, String(categoryId), status]);
         const pet = rows[0]!;
         reply.code(201).header('location', `${request.protocol}://${request.host}${BASE}/pets/${pet.id}`);
-        return toPet(pet);
+        return pet;
       },
     );
   },
