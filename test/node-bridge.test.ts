@@ -222,6 +222,75 @@ test('a chunked upload past 64 KiB gets 413 quickly and is not read to the end',
   });
 });
 
+test('a JSON body sent in many chunks, with pauses, is read whole (the bridge reads it as bytes)', async () => {
+  const db = await sharedPGlite();
+  await resetDatabase(db);
+  const store = createPetStore({ db, keys: [KEY] });
+  await withServer(store, async (port) => {
+    const head = `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`;
+    const json = `{"name":"${'é'.repeat(40)}","categoryId":9223372036854775807}`;
+    const bytes = Buffer.from(json);
+    const socket = connect(port, '127.0.0.1');
+    const received: Buffer[] = [];
+    socket.on('data', (c) => received.push(c));
+    const closed = once(socket, 'close');
+    socket.write(head);
+    // 7-byte chunks split the two-byte UTF-8 sequences of 'é' across chunks.
+    for (let i = 0; i < bytes.length; i += 7) {
+      const piece = bytes.subarray(i, i + 7);
+      socket.write(`${piece.length.toString(16)}\r\n`);
+      socket.write(Buffer.concat([piece, Buffer.from('\r\n')]));
+      await sleep(2);
+    }
+    socket.write('0\r\n\r\n');
+    await closed;
+    const answer = Buffer.concat(received).toString('utf8');
+    assert.match(answer, /^HTTP\/1\.1 201 /);
+    assert.match(answer.slice(answer.indexOf('\r\n\r\n') + 4), new RegExp(`"name":"${'é'.repeat(40)}","categoryId":9223372036854775807,"status":"available"}$`));
+  });
+});
+
+test('a client that leaves mid-body: the body read ends at once, nothing is stored, the server serves on', async () => {
+  const db = await sharedPGlite();
+  await resetDatabase(db);
+  const store = createPetStore({ db, keys: [KEY] });
+  const errors: unknown[] = [];
+  let arrive!: () => void;
+  const arrived = new Promise<void>((r) => (arrive = r));
+  let settle!: (outcome: number | string) => void;
+  const outcome = new Promise<number | string>((r) => (settle = r));
+  const handler: FetchHandler = {
+    fetch: (request) => {
+      arrive();
+      return store.fetch(request).then(
+        (response) => (settle(response.status), response),
+        (error: unknown) => (settle(String(error)), Promise.reject(error)),
+      );
+    },
+  };
+  const options = { onError: (e: unknown) => void errors.push(e) };
+  await withServer(
+    handler,
+    async (port) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.on('error', () => {});
+      socket.write(
+        `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":`,
+      );
+      await arrived;
+      await sleep(20);
+      socket.destroy();
+      // The store's answer to a body that cannot be read to its end; nobody is left to receive it.
+      assert.is(await Promise.race([outcome, sleep(2_000).then(() => 'still reading')]), 400);
+      assert.equal(errors, [], 'no 500, nothing reported');
+      const again = await raw(port, `GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`);
+      assert.match(again, /^HTTP\/1\.1 200 /);
+      assert.equal(bodyOf(again), [], 'nothing stored');
+    },
+    options,
+  );
+});
+
 test('an unread body does not stall the keep-alive connection (401 then another request)', async () => {
   const db = await sharedPGlite();
   await withServer(createPetStore({ db, keys: [KEY] }), async (port) => {

@@ -49,26 +49,24 @@ export function createNodeHandler(handler: FetchHandler, options: NodeHandlerOpt
 async function handle(handler: FetchHandler, req: IncomingMessage, res: ServerResponse, onError: (error: unknown) => void) {
   const body: BodyState = { started: false, overCap: false };
   let request: Request;
-  // The lazy request builds headers, signal and the undici Request only if the handler reads them.
-  const lazy = toLazyRequest(req, body);
-  let abort: (reason: unknown) => void;
+  // The lazy request builds headers, signal and the undici Request only if the handler reads them;
+  // it watches for a disconnect itself, from the first read of its signal.
+  const lazy = toLazyRequest(req, res, body);
   if (lazy) {
     request = lazy;
-    abort = (reason) => lazy.abort(reason);
   } else {
     const aborter = new AbortController();
-    abort = (reason) => aborter.abort(reason);
     try {
       request = toRequest(req, aborter.signal, body);
     } catch {
       writeError(res, 400, ErrorCode.invalidRequest, 'the request target, a header or the method is not valid');
       return;
     }
+    // 'close' before the response finished means the client went away.
+    res.once('close', () => {
+      if (!res.writableFinished) aborter.abort(new DOMException('the client disconnected', 'AbortError'));
+    });
   }
-  // 'close' before the response finished means the client went away.
-  res.once('close', () => {
-    if (!res.writableFinished) abort(new DOMException('the client disconnected', 'AbortError'));
-  });
   // Close the connection rather than keep reading a body we stopped reading: past the cap, or
   // partly read, or refused as too large (Node would otherwise read and discard it all).
   const mustClose = (status: number) => body.overCap || (!req.complete && (body.started || status === 413));

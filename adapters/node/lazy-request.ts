@@ -1,5 +1,7 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
+import { MAX_BODY_BYTES } from 'petstore-router';
+import { readBody } from './read-body.js';
 import { type BodyState, bodyStream } from './request.js';
 
 /**
@@ -11,6 +13,12 @@ const PARSED_URL = Symbol.for('petstore-router.url');
 
 /** Registered by the store (src/http/respond.ts): we accept its lazy JSON responses. */
 const LAZY_RESPONSE_OK = Symbol.for('petstore-router.lazyResponse');
+
+/**
+ * Registered by the store (src/http/body.ts): reads the whole body as bytes, capped, without a web
+ * stream or a signal (see read-body.ts). Resolves to null past the cap.
+ */
+const READ_BODY = Symbol.for('petstore-router.readBody');
 
 /** Methods undici's Request refuses (TypeError): those take the eager path, answered 400 as before. */
 const FAST_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -24,21 +32,22 @@ const FAST_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', '
  */
 class NodeRequest {
   readonly #req: IncomingMessage;
+  readonly #res: ServerResponse;
   readonly #url: string;
   readonly #parsed: URL;
   readonly #state: BodyState;
   readonly #hasBody: boolean;
   #headers: Headers | undefined;
   #controller: AbortController | undefined;
-  /** Set when the client left before anyone asked for the signal. */
-  #abortReason: unknown;
-  #aborted = false;
   #real: Request | undefined;
   /** The body stream, once `body` was read (null without a body). */
   #body: ReadableStream<Uint8Array> | null | undefined;
+  /** The body was read as bytes through READ_BODY. */
+  #taken = false;
 
-  constructor(req: IncomingMessage, url: string, parsed: URL, state: BodyState, hasBody: boolean) {
+  constructor(req: IncomingMessage, res: ServerResponse, url: string, parsed: URL, state: BodyState, hasBody: boolean) {
     this.#req = req;
+    this.#res = res;
     this.#url = url;
     this.#parsed = parsed;
     this.#state = state;
@@ -66,21 +75,20 @@ class NodeRequest {
     return (this.#headers ??= headersOf(this.#req.rawHeaders));
   }
 
+  /**
+   * Aborted when the client disconnects before the response finished. The 'close' listener that
+   * watches for it is added here, on first access, so a request nobody asks the signal of (every
+   * request the store serves, bodies included) pays for neither the signal nor the listener.
+   */
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
-      this.#controller = new AbortController();
-      if (this.#aborted) this.#controller.abort(this.#abortReason);
+      const controller = (this.#controller = new AbortController());
+      const res = this.#res;
+      const gone = () => new DOMException('the client disconnected', 'AbortError');
+      if (res.closed && !res.writableFinished) controller.abort(gone());
+      else if (!res.closed) res.once('close', () => void (res.writableFinished || controller.abort(gone())));
     }
     return this.#controller.signal;
-  }
-
-  /** Called by the bridge when the client disconnects before the response finished. */
-  abort(reason: unknown): void {
-    if (this.#controller) this.#controller.abort(reason);
-    else {
-      this.#aborted = true;
-      this.#abortReason = reason;
-    }
   }
 
   /**
@@ -101,7 +109,18 @@ class NodeRequest {
   }
 
   #stream(): ReadableStream<Uint8Array> | null {
-    return (this.#body ??= this.#hasBody ? bodyStream(this.#req, this.#state) : null);
+    return (this.#body ??= this.#taken ? spentStream() : this.#hasBody ? bodyStream(this.#req, this.#state) : null);
+  }
+
+  /**
+   * The whole body as bytes, capped at `maxBytes` (and at the bridge's MAX_BODY_BYTES): null past
+   * the cap. Undefined when the body stream was already handed out: the caller reads that instead.
+   */
+  [READ_BODY](maxBytes: number): Promise<Uint8Array | null> | undefined {
+    if (this.#real || this.#body !== undefined || this.#taken) return undefined;
+    if (!this.#hasBody) return Promise.resolve(new Uint8Array(0));
+    this.#taken = true;
+    return readBody(this.#req, this.#state, Math.min(maxBytes, MAX_BODY_BYTES));
   }
 
   /** The capped body stream itself: reading a POST body needs no undici Request (~5 us). */
@@ -111,6 +130,7 @@ class NodeRequest {
   /** Read (or cancelled) once anyone pulled from the stream: `state.started` is set on the first pull. */
   get bodyUsed(): boolean {
     if (this.#real) return this.#real.bodyUsed;
+    if (this.#taken) return true;
     return this.#body != null && (this.#state.started || this.#state.cancelled === true);
   }
   get cache() {
@@ -168,14 +188,13 @@ class NodeRequest {
 }
 Object.setPrototypeOf(NodeRequest.prototype, Request.prototype);
 
-export type LazyRequest = Request & { abort(reason: unknown): void };
 
 /**
  * The request the bridge hands the fetch handler, or undefined when only the eager path can
  * build it faithfully (a method undici refuses, an absolute-form target, a Host that does not make
  * a URL): the caller then uses `toRequest`, which answers such requests 400 as before.
  */
-export function toLazyRequest(req: IncomingMessage, state: BodyState): LazyRequest | undefined {
+export function toLazyRequest(req: IncomingMessage, res: ServerResponse, state: BodyState): Request | undefined {
   const method = req.method;
   const target = req.url;
   if (method === undefined || !FAST_METHODS.has(method) || target === undefined || !target.startsWith('/')) return undefined;
@@ -197,7 +216,16 @@ export function toLazyRequest(req: IncomingMessage, state: BodyState): LazyReque
   }
   const hasBody = mayHaveBody && method !== 'GET' && method !== 'HEAD';
   // `href` is what undici's Request.url would be (the URL serialised after parsing).
-  return new NodeRequest(req, parsed.href, parsed, state, hasBody) as unknown as LazyRequest;
+  return new NodeRequest(req, res, parsed.href, parsed, state, hasBody) as unknown as Request;
+}
+
+/** What `body` is once the body was read as bytes: a stream that fails as undici's would. */
+function spentStream(): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      controller.error(new TypeError('Body is unusable: Body has already been read'));
+    },
+  });
 }
 
 /** Headers from rawHeaders, appended one by one (several Authorization headers stay `a, b`). */

@@ -7,6 +7,15 @@ export const MAX_BODY_BYTES = 65_536;
 const JSON_MEDIA_TYPE = /^application\/json\s*(?:;|$)/i;
 
 /**
+ * A server adapter of ours (adapters/node) offers, under this registered symbol, to read the whole
+ * body as bytes itself, capped: no web stream and no AbortSignal, ~13% of a create's server CPU on
+ * Node 20 (docs/performance.md). It resolves to null past the cap, rejects when the body cannot be
+ * read to its end, and returns undefined when the body stream was already handed out.
+ */
+const READ_BODY = Symbol.for('petstore-router.readBody');
+type ReadBody = (maxBytes: number) => Promise<Uint8Array | null> | undefined;
+
+/**
  * Reads a JSON object body: 415 unless the media type is application/json (any case, parameters
  * allowed), 413 past `MAX_BODY_BYTES` (checked against Content-Length first, then while reading,
  * because Content-Length may be absent or wrong), 400 for bytes that are not UTF-8 JSON or a
@@ -20,7 +29,8 @@ export async function readJsonObject(request: Request, maxBytes = MAX_BODY_BYTES
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
 
-  const bytes = await readCapped(request, maxBytes);
+  const direct = (request as Request & { [READ_BODY]?: ReadBody })[READ_BODY]?.(maxBytes);
+  const bytes = direct ? await readDirect(direct, maxBytes) : await readCapped(request, maxBytes);
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
@@ -49,6 +59,17 @@ function unreadable(): ApiError {
 
 function tooLarge(maxBytes: number): ApiError {
   return new ApiError(413, ErrorCode.payloadTooLarge, `the request body exceeds ${maxBytes} bytes`);
+}
+
+async function readDirect(read: Promise<Uint8Array | null>, maxBytes: number): Promise<Uint8Array> {
+  let bytes: Uint8Array | null;
+  try {
+    bytes = await read;
+  } catch (error) {
+    throw error instanceof ApiError ? error : unreadable();
+  }
+  if (bytes === null) throw tooLarge(maxBytes);
+  return bytes;
 }
 
 async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array> {
