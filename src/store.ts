@@ -55,7 +55,7 @@ export interface PetStoreOptions {
   idempotencyTtlMs?: number;
   /**
    * Serve the API's OpenAPI 3.1 document at `GET {basePath}/openapi.json`, without a key. Built
-   * once, here. `false` turns it off (the path is then an ordinary authenticated 404); an object
+   * once, on its first request. `false` turns it off (the path is then an ordinary authenticated 404); an object
    * sets the document's `servers` (default: the spec's production and staging addresses, ending
    * in `basePath`).
    * @default true

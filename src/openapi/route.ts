@@ -3,17 +3,18 @@ import type { RouteDefinition } from '../routes/table.js';
 import { DOCUMENT_OPERATION_ID, DOCUMENT_PATH, type OpenApiOptions, openApiDocument } from './document.js';
 
 /**
- * The route of `GET {basePath}/openapi.json`: the document is built and serialised once, when the
- * store is created, so serving it costs one Response. The pipeline answers it without a key;
- * other methods get the usual 401, then 405 + Allow.
+ * The route of `GET {basePath}/openapi.json`: the document is built and serialised on its first
+ * request, then kept, so serving it costs one Response. Not at store creation: building it takes
+ * ~5 ms, which every test that creates a store would pay for a document it never asks for. The
+ * pipeline answers it without a key; other methods get the usual 401, then 405 + Allow.
  */
 export function openApiRoute(options: OpenApiOptions): RouteDefinition {
-  const body = JSON.stringify(openApiDocument({ ...options, describeSelf: true }));
+  let body: string | undefined;
   return {
     method: 'GET',
     path: DOCUMENT_PATH,
     operationId: DOCUMENT_OPERATION_ID,
     summary: 'This OpenAPI document',
-    handler: async () => jsonResponse(200, body),
+    handler: async () => jsonResponse(200, (body ??= JSON.stringify(openApiDocument({ ...options, describeSelf: true })))),
   };
 }
