@@ -14,13 +14,17 @@ export interface DeprecationPolicy {
   sunsetAt: Date;
 }
 
+/** The two date fields per policy, formatted once (a policy's dates do not change). */
+const formatted = new WeakMap<DeprecationPolicy, { deprecation: string; sunset: string }>();
+
 /** The headers, given the absolute URL of the successor (`…/pets`). */
 export function deprecationHeaders(policy: DeprecationPolicy, successorUrl: string): Record<string, string> {
-  return {
-    deprecation: `@${Math.floor(policy.deprecatedAt.getTime() / 1000)}`,
-    sunset: policy.sunsetAt.toUTCString(),
-    link: `<${successorUrl}>; rel="successor-version"`,
-  };
+  let dates = formatted.get(policy);
+  if (dates === undefined) {
+    dates = { deprecation: `@${Math.floor(policy.deprecatedAt.getTime() / 1000)}`, sunset: policy.sunsetAt.toUTCString() };
+    formatted.set(policy, dates);
+  }
+  return { deprecation: dates.deprecation, sunset: dates.sunset, link: `<${successorUrl}>; rel="successor-version"` };
 }
 
 export function isSunset(policy: DeprecationPolicy, now: Date): boolean {

@@ -104,8 +104,9 @@ export function createPetStore(options: PetStoreOptions): PetStore {
     now: options.now ?? (() => new Date()),
     basePath: normaliseBasePath(options.basePath ?? '/v1'),
     deprecation: {
-      deprecatedAt: options.deprecatedAt ?? DEFAULT_DEPRECATED_AT,
-      sunsetAt: options.sunsetAt ?? DEFAULT_SUNSET_AT,
+      // Copies: the store's policy is fixed at creation, whatever happens to the caller's Dates.
+      deprecatedAt: new Date((options.deprecatedAt ?? DEFAULT_DEPRECATED_AT).getTime()),
+      sunsetAt: new Date((options.sunsetAt ?? DEFAULT_SUNSET_AT).getTime()),
     },
     idempotencyTtlMs: options.idempotencyTtlMs ?? DEFAULT_IDEMPOTENCY_TTL_MS,
   };

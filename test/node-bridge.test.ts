@@ -291,6 +291,34 @@ test('a client that leaves mid-body: the body read ends at once, nothing is stor
   );
 });
 
+test("the store's header lookups on the lazy request equal Headers.get (repeats, case, whitespace, latin1)", async () => {
+  const HEADER = Symbol.for('petstore-router.header');
+  const names = ['authorization', 'x-twice', 'x-spaced', 'x-latin', 'x-empty', 'x-missing'];
+  let seen: { direct: (string | null)[]; viaHeaders: (string | null)[] } | undefined;
+  const handler: FetchHandler = {
+    fetch: (request) => {
+      const read = (request as unknown as Record<symbol, (name: string) => string | null>)[HEADER]!;
+      const direct = names.map((n) => read.call(request, n)); // before anything builds Headers
+      seen = { direct, viaHeaders: names.map((n) => request.headers.get(n)) };
+      return new Response(null, { status: 204 });
+    },
+  };
+  await withServer(handler, async (port) => {
+    const answer = await raw(
+      port,
+      Buffer.from(
+        'GET / HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer a\r\nX-Twice: one\r\nauthorization: Bearer b\r\nx-TWICE:  two \r\n' +
+          'X-Spaced: \t inner  space \t\r\nX-Latin: caf\xe9\r\nX-Empty:\r\nConnection: close\r\n\r\n',
+        'latin1',
+      ),
+    );
+    assert.match(answer, /^HTTP\/1\.1 204 /);
+  });
+  assert.ok(seen);
+  assert.equal(seen!.direct, seen!.viaHeaders);
+  assert.equal(seen!.direct, ['Bearer a, Bearer b', 'one, two', 'inner  space', 'caf\xe9', '', null]);
+});
+
 test('an unread body does not stall the keep-alive connection (401 then another request)', async () => {
   const db = await sharedPGlite();
   await withServer(createPetStore({ db, keys: [KEY] }), async (port) => {

@@ -20,6 +20,12 @@ const LAZY_RESPONSE_OK = Symbol.for('petstore-router.lazyResponse');
  */
 const READ_BODY = Symbol.for('petstore-router.readBody');
 
+/**
+ * Registered by the store (src/http/header.ts): one header field's value as `Headers.get` gives it,
+ * read from `rawHeaders` without building a Headers.
+ */
+const HEADER = Symbol.for('petstore-router.header');
+
 /** Methods undici's Request refuses (TypeError): those take the eager path, answered 400 as before. */
 const FAST_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
@@ -73,6 +79,21 @@ class NodeRequest {
 
   get headers(): Headers {
     return (this.#headers ??= headersOf(this.#req.rawHeaders));
+  }
+
+  /**
+   * `headers.get(name)` for a lower-case `name`, from `rawHeaders`: the values of every field of
+   * that name joined with ", " (as Headers does; Node's parser already trimmed each value).
+   */
+  [HEADER](name: string): string | null {
+    if (this.#headers) return this.#headers.get(name);
+    const raw = this.#req.rawHeaders;
+    let value: string | null = null;
+    for (let i = 0; i < raw.length; i += 2) {
+      const field = raw[i]!;
+      if (field.length === name.length && field.toLowerCase() === name) value = value === null ? raw[i + 1]! : `${value}, ${raw[i + 1]!}`;
+    }
+    return value;
   }
 
   /**

@@ -22,7 +22,8 @@ export async function writeResponse(res: ServerResponse, response: Response, clo
   // A lazy JSON answer of the store (src/http/respond.ts), untouched: no Headers, no Response built.
   const parts = (response as Response & { [JSON_PARTS]?: JsonParts })[JSON_PARTS];
   if (parts !== undefined && res.req.method !== 'HEAD') {
-    const fields: OutgoingHttpHeaders = parts.fields ? { ...parts.fields } : toNodeHeaders(parts.headers!);
+    // The answer's own field object (nobody else holds it once the store returned): no copy.
+    const fields: OutgoingHttpHeaders = parts.fields ?? toNodeHeaders(parts.headers!);
     if (close) fields.connection = 'close';
     fields['content-length'] = Buffer.byteLength(parts.text);
     res.writeHead(parts.status, fields);

@@ -1,4 +1,5 @@
 import { ApiError, ErrorCode } from './errors.js';
+import { requestHeader } from './header.js';
 import { sha256, toHex } from './sha256.js';
 
 /**
@@ -8,11 +9,11 @@ import { sha256, toHex } from './sha256.js';
 export type KeysOption = readonly string[] | ((key: string, request: Request) => boolean | Promise<boolean>);
 
 /**
- * Resolves to the principal of a request carrying an accepted key, the hex SHA-256 of that key
- * (never the key itself), which scopes per-client state such as Idempotency-Key records; throws a
- * 401 otherwise.
+ * The principal of a request carrying an accepted key, the hex SHA-256 of that key (never the key
+ * itself), which scopes per-client state such as Idempotency-Key records; a 401 ApiError otherwise.
+ * Synchronous for a list of keys (no promise per request), a promise for a verifier function.
  */
-export type Authenticate = (request: Request) => Promise<string>;
+export type Authenticate = (request: Request) => string | Promise<string>;
 
 // RFC 6750 b64token, plus any other visible ASCII except ',' (a comma means several
 // Authorization headers were folded together, which is a 401).
@@ -61,26 +62,32 @@ function checkKeys(keys: readonly string[]): void {
 
 /** Builds the authenticator for `keys`; plain keys are hashed once, here, not per request. */
 export function createAuthenticator(keys: KeysOption): Authenticate {
-  // Each verifier resolves to the key's digest when it is accepted, undefined otherwise.
-  let verify: (key: string, request: Request) => Promise<Uint8Array | undefined>;
   if (typeof keys === 'function') {
-    verify = async (key, request) => ((await keys(key, request)) === true ? sha256(key) : undefined);
-  } else {
-    checkKeys(keys);
-    const accepted = keys.map((k) => (SHA256_KEY.test(k) ? hexToBytes(k.slice(7)) : sha256(k)));
-    // The presented key is hashed synchronously (see sha256.ts: crypto.subtle cost 83 us a request).
-    verify = async (key) => {
-      const digest = sha256(key);
-      return matchesAny(digest, accepted) ? digest : undefined;
+    return async (request) => {
+      const key = presentedKey(request);
+      if ((await keys(key, request)) !== true) throw invalidKey();
+      return toHex(sha256(key));
     };
   }
-  return async (request) => {
-    const header = request.headers.get('authorization');
-    if (header === null) throw unauthorized('an API key is required: send Authorization: Bearer <key>');
-    const m = CREDENTIALS.exec(header);
-    if (!m) throw unauthorized('malformed Authorization header: expected Bearer <key>', 'invalid_request');
-    const digest = await verify(m[1]!, request);
-    if (!digest) throw unauthorized('the API key is not valid', 'invalid_token');
+  checkKeys(keys);
+  const accepted = keys.map((k) => (SHA256_KEY.test(k) ? hexToBytes(k.slice(7)) : sha256(k)));
+  // The presented key is hashed synchronously (see sha256.ts: crypto.subtle cost 83 us a request).
+  return (request) => {
+    const digest = sha256(presentedKey(request));
+    if (!matchesAny(digest, accepted)) throw invalidKey();
     return toHex(digest);
   };
+}
+
+/** The key of `Authorization: Bearer <key>`, or a 401 saying what is wrong with the header. */
+function presentedKey(request: Request): string {
+  const header = requestHeader(request, 'authorization');
+  if (header === null) throw unauthorized('an API key is required: send Authorization: Bearer <key>');
+  const m = CREDENTIALS.exec(header);
+  if (!m) throw unauthorized('malformed Authorization header: expected Bearer <key>', 'invalid_request');
+  return m[1]!;
+}
+
+function invalidKey(): ApiError {
+  return unauthorized('the API key is not valid', 'invalid_token');
 }

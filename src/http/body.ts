@@ -1,4 +1,5 @@
 import { ApiError, ErrorCode } from './errors.js';
+import { requestHeader } from './header.js';
 import { JsonSyntaxError, parseJson } from './json-parse.js';
 
 /** Request bodies larger than this are refused with 413, counted while streaming. */
@@ -22,11 +23,11 @@ type ReadBody = (maxBytes: number) => Promise<Uint8Array | null> | undefined;
  * JSON value that is not an object.
  */
 export async function readJsonObject(request: Request, maxBytes = MAX_BODY_BYTES): Promise<Record<string, unknown>> {
-  const type = request.headers.get('content-type');
+  const type = requestHeader(request, 'content-type');
   if (type === null || !JSON_MEDIA_TYPE.test(type.trim())) {
     throw new ApiError(415, ErrorCode.unsupportedMediaType, 'the request body must be application/json');
   }
-  const declared = request.headers.get('content-length');
+  const declared = requestHeader(request, 'content-length');
   if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
 
   const direct = (request as Request & { [READ_BODY]?: ReadBody })[READ_BODY]?.(maxBytes);

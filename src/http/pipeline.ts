@@ -32,7 +32,8 @@ export function createPipeline({ store, routes, publicRoutes = [], authenticate,
       const found = match(request.method, path);
       // Matching has no effects. Anything but a public route checks the key before its 404 or
       // 405, so a request without one learns nothing about which paths exist.
-      const principal = found?.route && isPublic.has(found.route) ? '' : await authenticate(request);
+      const auth = found?.route && isPublic.has(found.route) ? '' : authenticate(request);
+      const principal = typeof auth === 'string' ? auth : await auth;
       if (!found) throw notFound();
       if (!found.route) {
         throw new ApiError(405, ErrorCode.methodNotAllowed, `${request.method} is not allowed here`, undefined, {

@@ -29,6 +29,9 @@ const LAZY_RESPONSE_OK: unique symbol = Symbol.for('petstore-router.lazyResponse
  */
 const JSON_PARTS: unique symbol = Symbol.for('petstore-router.jsonParts') as never;
 
+/** Module-private: JsonResponse's method adding header fields without building Headers. */
+const ADD_FIELDS = Symbol('addFields');
+
 export interface JsonParts {
   status: number;
   fields: Record<string, string> | undefined;
@@ -85,6 +88,12 @@ class JsonResponse {
   }
   get [BODY_TEXT](): string {
     return this.#text;
+  }
+  /** Adds header fields while no Headers exists yet; false once one does (use `headers` then). */
+  [ADD_FIELDS](headers: Record<string, string>): boolean {
+    if (this.#fields === undefined || this.#real) return false;
+    Object.assign(this.#fields, headers);
+    return true;
   }
   get [JSON_PARTS](): JsonParts | undefined {
     if (this.#real || this.#used) return undefined;
@@ -147,9 +156,8 @@ export function jsonResponse(status: number, body: string, headers?: Record<stri
 
 /** Route headers added to a response (set, replacing any of the same name). */
 export function setHeaders(response: Response, headers: Record<string, string>): void {
-  const parts = response instanceof JsonResponse ? response[JSON_PARTS] : undefined;
-  if (parts?.fields) Object.assign(parts.fields, headers);
-  else for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  if (response instanceof JsonResponse && response[ADD_FIELDS](headers)) return;
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
 }
 
 /**

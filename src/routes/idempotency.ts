@@ -25,11 +25,10 @@ const VISIBLE_ASCII_KEY = /^[\x21-\x7e]{1,255}$/;
 const SF_STRING = /^"((?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\["\\])*)"$/;
 
 /**
- * Reads the header: no key, a key, or a problem for the 400. A quoted value (`"abc"`) is the same
+ * Reads the header's value: no key, a key, or a problem for the 400. A quoted value (`"abc"`) is the same
  * key as the bare one (`abc`). Several headers arrive joined with ", ", which has a space: refused.
  */
-export function readIdempotencyKey(headers: Headers): { key?: string; problems: ErrorDetail[] } {
-  const raw = headers.get('idempotency-key');
+export function readIdempotencyKey(raw: string | null): { key?: string; problems: ErrorDetail[] } {
   if (raw === null) return { problems: [] };
   const quoted = SF_STRING.exec(raw);
   const key = quoted ? quoted[1]!.replace(/\\(["\\])/g, '$1') : raw;

@@ -4,6 +4,7 @@ import type { RouteRequest } from '../context.js';
 import { deprecationHeaders, isSunset } from '../deprecation.js';
 import { readJsonObject } from '../http/body.js';
 import { ApiError, ErrorCode, invalidRequest } from '../http/errors.js';
+import { requestHeader } from '../http/header.js';
 import { jsonString, writePet } from '../http/json-write.js';
 import { parseQuery } from '../http/query.js';
 import { jsonResponse } from '../http/respond.js';
@@ -35,7 +36,7 @@ export async function listPetsRoute({ url, store }: RouteRequest): Promise<Respo
 export async function createPetRoute(req: RouteRequest): Promise<Response> {
   const { request, url, store } = req;
   const body = await readJsonObject(request);
-  const idempotency = readIdempotencyKey(request.headers);
+  const idempotency = readIdempotencyKey(requestHeader(request, 'idempotency-key'));
   const parsed = v.safeParse(NewPetSchema, body, { abortEarly: false });
   const details = [...idempotency.problems, ...(parsed.success ? [] : issuesToDetails(parsed.issues))];
   if (!parsed.success || details.length > 0) throw invalidRequest(details);
