@@ -7,7 +7,7 @@
  */
 import { config } from './config.js';
 import { seedPets } from './db.js';
-import { cpuSeconds, peakRss, resetPeakRss } from './proc.js';
+import { cpuTimes, peakRss, resetPeakRss } from './proc.js';
 import { type RunningServer, compile, serverDefs, start } from './servers.js';
 import { fmt, median, table } from './stats.js';
 import { ensureWrk, scenarios, wrk } from './wrk.js';
@@ -18,6 +18,11 @@ interface Round {
   p99: number;
   /** Server CPU microseconds per request (user + system, all threads). */
   cpuUs: number;
+  /**
+   * The user-mode part: JavaScript, V8 and libuv. The system part is mostly the kernel's socket
+   * work (two writes and two reads per request for every server), so this is where servers differ.
+   */
+  userUs: number;
 }
 
 export interface HttpResults {
@@ -52,14 +57,18 @@ export async function runHttp(log: (s: string) => void): Promise<HttpResults> {
       for (let r = 0; r < config.rounds; r++) {
         const order = servers.map((_, i) => servers[(i + r) % servers.length]!);
         for (const s of order) {
-          const before = cpuSeconds(s.pid);
+          const before = cpuTimes(s.pid);
           const w = await wrk(s.origin, scenario, config.seconds);
-          const cpu = cpuSeconds(s.pid) - before;
+          const after = cpuTimes(s.pid);
+          const cpu = after.user + after.system - before.user - before.system;
+          const user = after.user - before.user;
           if (w.non2xx || w.errors || w.requests === 0) {
             throw new Error(`${s.def.name} ${name}: ${w.non2xx} non-2xx responses, ${w.errors} socket errors, ${w.requests} requests`);
           }
-          rounds.get(s.def.name)!.push({ rps: w.rps, p99: w.p99, cpuUs: (cpu * 1e6) / w.requests });
-          log(`  ${name} round ${r + 1} ${s.def.name}: ${fmt.int(w.rps)} req/s, p99 ${fmt.ms(w.p99)} ms, ${fmt.us((cpu * 1e6) / w.requests)} us CPU/req`);
+          rounds.get(s.def.name)!.push({ rps: w.rps, p99: w.p99, cpuUs: (cpu * 1e6) / w.requests, userUs: (user * 1e6) / w.requests });
+          log(
+            `  ${name} round ${r + 1} ${s.def.name}: ${fmt.int(w.rps)} req/s, p99 ${fmt.ms(w.p99)} ms, ${fmt.us((cpu * 1e6) / w.requests)} us CPU/req (user ${fmt.us((user * 1e6) / w.requests)})`,
+          );
         }
       }
       for (const s of servers) peaks.set(s.def.name, peakRss(s.pid));
@@ -89,6 +98,7 @@ export function httpReport(res: HttpResults): string {
         fmt.int(median(rounds.map((r) => r.rps))),
         fmt.ms(median(rounds.map((r) => r.p99))),
         fmt.us(median(rounds.map((r) => r.cpuUs))),
+        fmt.us(median(rounds.map((r) => r.userUs))),
         fmt.mb(res.peak.get(scenario)!.get(server)!),
       ]);
     }
@@ -97,14 +107,22 @@ export function httpReport(res: HttpResults): string {
     for (const [server, rounds] of byServer) {
       if (server === 'petstore') continue;
       const peakRatio = res.peak.get(scenario)!.get('petstore')! / res.peak.get(scenario)!.get(server)!;
-      ratios.push([scenario, `petstore / ${server}`, fmt.ratio(ratio(ours, rounds, 'rps')), fmt.ratio(ratio(ours, rounds, 'p99')), fmt.ratio(ratio(ours, rounds, 'cpuUs')), fmt.ratio(peakRatio)]);
+      ratios.push([
+        scenario,
+        `petstore / ${server}`,
+        fmt.ratio(ratio(ours, rounds, 'rps')),
+        fmt.ratio(ratio(ours, rounds, 'p99')),
+        fmt.ratio(ratio(ours, rounds, 'cpuUs')),
+        fmt.ratio(ratio(ours, rounds, 'userUs')),
+        fmt.ratio(peakRatio),
+      ]);
     }
   }
   return [
-    table(['scenario', 'server', 'req/s', 'p99 ms', 'server CPU us/req', 'peak RSS MB'], rows),
+    table(['scenario', 'server', 'req/s', 'p99 ms', 'server CPU us/req', 'of which user', 'peak RSS MB'], rows),
     '',
     'Ratios (median of per-round ratios; CPU/req and p99 lower is better, req/s higher is better):',
     '',
-    table(['scenario', 'pair', 'req/s', 'p99', 'CPU/req', 'peak RSS'], ratios),
+    table(['scenario', 'pair', 'req/s', 'p99', 'CPU/req', 'user CPU/req', 'peak RSS'], ratios),
   ].join('\n');
 }

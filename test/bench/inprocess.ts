@@ -3,11 +3,17 @@
  * caller pays them) against the same query issued directly through Kysely, on one PGlite, in
  * alternating blocks. The difference is the handler's own overhead: auth, routing, validation,
  * JSON writing, Response.
+ *
+ * "The same query" twice: as a user writes it with Kysely's query builder (built and compiled per
+ * call), and as the very SQL text the store sends (test/bench/baselines/common.ts, checked against
+ * the repository by test/baseline-sql.test.ts) run precompiled with `db.executeQuery`, as the store
+ * runs it. Against the second, none of the builder's cost hides the handler's.
  */
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { type Database, createPetStore } from 'petstore-router';
 import { createPGliteDatabase } from 'petstore-router/pglite';
 import { config } from './config.js';
+import { SQL } from './baselines/common.js';
 import { seedPets } from './db.js';
 import { fmt, median, percentile, table, timeEach } from './stats.js';
 
@@ -21,11 +27,16 @@ interface Case {
   viaFetch: (i: number) => Promise<unknown>;
   /** store.fetch alone: a Request built beforehand (GETs are reusable), the body not read. */
   handlerOnly?: (i: number) => Promise<unknown>;
+  /** The query through Kysely's builder, as a user would write it (same SQL text as the store's). */
   viaKysely: (i: number) => Promise<unknown>;
+  /** The store's SQL text, precompiled, through `db.executeQuery`. */
+  viaSql: (i: number) => Promise<unknown>;
 }
 
 function cases(db: Kysely<Database>, fetch: (r: Request) => Promise<Response>): Case[] {
-  const pets = () => db.selectFrom('petstore_pets').select(['id', 'name', 'category_id', 'status']);
+  const query = (text: string, parameters: unknown[]) => db.executeQuery(CompiledQuery.raw(text, parameters));
+  const columns = [sql<string>`"id"::text`.as('id'), 'name', sql<string>`"category_id"::text`.as('categoryId'), 'status'] as const;
+  const pets = () => db.selectFrom('petstore_pets').select(columns);
   const read = async (r: Response, status: number) => {
     if (r.status !== status) throw new Error(`expected ${status}, got ${r.status}: ${await r.text()}`);
     return r.text();
@@ -43,19 +54,22 @@ function cases(db: Kysely<Database>, fetch: (r: Request) => Promise<Response>): 
       name: 'list (limit 20)',
       viaFetch: async () => read(await fetch(new Request(`${ORIGIN}/v1/pets?limit=20`, { headers })), 200),
       handlerOnly: async () => ok(await fetch(listReq)),
-      viaKysely: () => pets().orderBy('id').limit(21).execute(),
+      viaKysely: () => pets().orderBy('petstore_pets.id').limit(21).execute(),
+      viaSql: () => query(SQL.list, [21]),
     },
     {
       name: 'filter (status, limit 100)',
       viaFetch: async () => read(await fetch(new Request(`${ORIGIN}/v1/pets?status=available&limit=100`, { headers })), 200),
       handlerOnly: async () => ok(await fetch(filterReq)),
-      viaKysely: () => pets().where('status', '=', 'available').orderBy('id').limit(101).execute(),
+      viaKysely: () => pets().where('status', '=', 'available').orderBy('petstore_pets.id').limit(101).execute(),
+      viaSql: () => query(SQL.filter, ['available', 101]),
     },
     {
       name: 'get by id',
       viaFetch: async (i) => read(await fetch(new Request(`${ORIGIN}/v1/pets/${id(i)}`, { headers })), 200),
       handlerOnly: async (i) => ok(await fetch(getReqs[id(i) - 1]!)),
       viaKysely: (i) => pets().where('id', '=', BigInt(id(i))).executeTakeFirst(),
+      viaSql: (i) => query(SQL.get, [BigInt(id(i))]),
     },
     {
       name: 'create',
@@ -71,11 +85,8 @@ function cases(db: Kysely<Database>, fetch: (r: Request) => Promise<Response>): 
           201,
         ),
       viaKysely: () =>
-        db
-          .insertInto('petstore_pets')
-          .values({ name: 'Rex', category_id: 7n, status: 'pending' })
-          .returning(['id', 'name', 'category_id', 'status'])
-          .executeTakeFirstOrThrow(),
+        db.insertInto('petstore_pets').values({ name: 'Rex', category_id: 7n, status: 'pending' }).returning(columns).executeTakeFirstOrThrow(),
+      viaSql: () => query(SQL.insert, ['Rex', 7n, 'pending']),
     },
   ];
 }
@@ -89,33 +100,35 @@ export async function runInProcess(log: (s: string) => void): Promise<string> {
     const perBlock = 100;
     const rows: (string | number)[][] = [];
     for (const c of cases(db, store.fetch)) {
-      const variants = { fetch: c.viaFetch, handler: c.handlerOnly, kysely: c.viaKysely };
-      const samples: Record<string, number[]> = { fetch: [], handler: [], kysely: [] };
+      const variants = { fetch: c.viaFetch, handler: c.handlerOnly, kysely: c.viaKysely, sql: c.viaSql };
+      const samples: Record<string, number[]> = { fetch: [], handler: [], kysely: [], sql: [] };
       for (const [k, fn] of Object.entries(variants)) if (fn) await timeEach(200, fn); // warm-up: JIT, PGlite caches
       for (let b = 0; b < blocks; b++) {
         for (const [k, fn] of Object.entries(variants)) {
           if (fn) samples[k]!.push(...(await timeEach(perBlock, (i) => fn(b * perBlock + i))));
         }
       }
-      const { fetch: f, handler: h, kysely: k } = samples as Record<'fetch' | 'handler' | 'kysely', number[]>;
+      const { fetch: f, handler: h, kysely: k, sql: q } = samples as Record<'fetch' | 'handler' | 'kysely' | 'sql', number[]>;
       const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-      const adds = (xs: number[]) => {
+      const adds = (xs: number[], base: number[]) => {
         if (xs.length === 0) return 'n/a';
-        const o = median(xs) / median(k) - 1;
+        const o = median(xs) / median(base) - 1;
         return `${o >= 0 ? '+' : ''}${(o * 100).toFixed(1)}%`;
       };
-      log(`  ${c.name}: fetch ${fmt.us(median(f))} us, handler ${h.length ? fmt.us(median(h)) : 'n/a'} us, kysely ${fmt.us(median(k))} us`);
+      log(
+        `  ${c.name}: fetch ${fmt.us(median(f))} us, handler ${h.length ? fmt.us(median(h)) : 'n/a'} us, kysely ${fmt.us(median(k))} us, precompiled ${fmt.us(median(q))} us`,
+      );
       rows.push([
         c.name,
-        fmt.int(1e6 / mean(f)),
-        fmt.int(1e6 / mean(k)),
         fmt.us(median(k)),
+        fmt.us(median(q)),
         h.length ? fmt.us(median(h)) : 'n/a',
         fmt.us(median(f)),
-        fmt.us(percentile(k, 99)),
+        adds(h, k),
+        adds(h, q),
+        adds(f, k),
+        fmt.int(1e6 / mean(f)),
         fmt.us(percentile(f, 99)),
-        adds(h),
-        adds(f),
       ]);
     }
     return [
@@ -125,8 +138,22 @@ export async function runInProcess(log: (s: string) => void): Promise<string> {
       'caller pays on Node 20 besides: `new Request(...)` and `await response.text()` (undici: ~10 us and ~45 us).',
       'A POST body can be read once, so create is measured as the full call only.',
       '',
+      '"Kysely builder" is the query written with the builder (same SQL text); "precompiled" the store\'s SQL run with',
+      '`db.executeQuery`, as the store runs it (no builder on either side). Medians; "adds" compares medians.',
+      '',
       table(
-        ['operation', 'full call req/s', 'Kysely req/s', 'Kysely median us', 'store.fetch median us', 'full call median us', 'Kysely p99 us', 'full call p99 us', 'store.fetch adds', 'full call adds'],
+        [
+          'operation',
+          'Kysely builder us',
+          'precompiled us',
+          'store.fetch us',
+          'full call us',
+          'store.fetch adds (vs builder)',
+          'store.fetch adds (vs precompiled)',
+          'full call adds (vs builder)',
+          'full call req/s',
+          'full call p99 us',
+        ],
         rows,
       ),
     ].join('\n');

@@ -8,13 +8,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 
 const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 
-/** user + system CPU seconds consumed so far by `pid`. */
-export function cpuSeconds(pid: number): number {
+/** User and system CPU seconds consumed so far by `pid` (all threads). */
+export function cpuTimes(pid: number): { user: number; system: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   // Fields after the command name (which may contain spaces, hence the last ')'); utime and stime
   // are fields 14 and 15 of proc(5), i.e. 11 and 12 after it.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  return { user: Number(fields[11]) / TICKS_PER_SECOND, system: Number(fields[12]) / TICKS_PER_SECOND };
 }
 
 /** Peak resident set size (VmHWM) in bytes. */
