@@ -66,6 +66,35 @@ test('a client disconnect aborts request.signal', async () => {
   });
 });
 
+test('request.signal first read after the client left is already aborted', async () => {
+  // The bridge adds its disconnect listener on the first read of signal: a handler that reads it
+  // only after the client is gone must still see it aborted, not a signal that never fires.
+  let seen!: (aborted: boolean) => void;
+  const outcome = new Promise<boolean>((r) => (seen = r));
+  let arrived!: () => void;
+  const arrival = new Promise<void>((r) => (arrived = r));
+  let gone!: () => void;
+  const clientGone = new Promise<void>((r) => (gone = r));
+  const handler: FetchHandler = {
+    fetch: async (request) => {
+      arrived();
+      await clientGone;
+      await sleep(100); // let the server see the socket close
+      seen(request.signal.aborted);
+      return new Response('late');
+    },
+  };
+  await withServer(handler, async (port) => {
+    const req = httpRequest({ port, host: '127.0.0.1', path: '/slow' });
+    req.on('error', () => {});
+    req.end();
+    await arrival;
+    req.destroy();
+    gone();
+    assert.is(await Promise.race([outcome, sleep(2_000).then(() => 'no answer')]), true);
+  });
+});
+
 test('a handler that throws gets a 500 Error body', async () => {
   await withServer({ fetch: () => { throw new Error('secret detail'); } }, async (port) => {
     const answer = await raw(port, 'GET /x HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n');
