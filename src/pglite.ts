@@ -1,8 +1,9 @@
 // `petstore-router/pglite`: embedded PostgreSQL (WASM) for tests, demos and the standalone server.
-import { PGlite, types } from '@electric-sql/pglite';
+import { PGlite, type QueryOptions, types } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect } from 'kysely';
 import type { Database } from './storage/database.js';
 import { migrateOrDestroy } from './storage/migrate.js';
+import { wantsArrayRows } from './storage/prepared.js';
 
 /** Options of {@link createPGliteDatabase}. */
 export interface PGliteDatabaseOptions {
@@ -68,11 +69,16 @@ export function newPGlite(options: { dataDir?: string | undefined; loadDataDir?:
  * PGlite; `db.destroy()` closes the PGlite only when `owned`.
  */
 export function pgliteKysely(pglite: PGlite, owned: boolean): Kysely<Database> {
-  return new Kysely<Database>({ dialect: new PGliteDialect({ pglite: owned ? pglite : borrowed(pglite) }) });
+  return new Kysely<Database>({ dialect: new PGliteDialect({ pglite: view(pglite, owned) }) });
 }
 
-/** A view of a caller's PGlite whose `close()` does nothing, so `db.destroy()` leaves it open. */
-function borrowed(pglite: PGlite) {
+/**
+ * What Kysely's dialect sees of a PGlite: queries whose parameters ask for array rows (our own
+ * compiled statements, storage/prepared.ts) get them, and `close()` closes only a PGlite we own
+ * (`db.destroy()` leaves a caller's open). Transactions are PGlite's own; their statements get
+ * object rows, which the repositories accept too.
+ */
+function view(pglite: PGlite, owned: boolean) {
   return {
     get closed() {
       return pglite.closed;
@@ -83,8 +89,9 @@ function borrowed(pglite: PGlite) {
     get waitReady() {
       return pglite.waitReady;
     },
-    query: pglite.query.bind(pglite),
+    query: ((text: string, params?: unknown[], options?: QueryOptions) =>
+      pglite.query(text, params, wantsArrayRows(params) ? { ...options, rowMode: 'array' } : options)) as PGlite['query'],
     transaction: pglite.transaction.bind(pglite),
-    close: async () => {},
+    close: owned ? () => pglite.close() : async () => {},
   };
 }

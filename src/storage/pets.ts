@@ -16,10 +16,19 @@ const COLUMNS = [
   'status',
 ] as const;
 
+/** A row of COLUMNS as an array (the drivers' array row mode, prepared.ts), in COLUMNS' order. */
+const fromArray = (row: readonly unknown[]): PetRecord => ({
+  id: row[0] as string,
+  name: row[1] as string,
+  categoryId: row[2] as string,
+  status: row[3] as PetStatus,
+});
+
 /** Inserts a pet; one round trip (`insert ... returning`). */
 export async function insertPet(db: Kysely<Database>, pet: NewPet): Promise<PetRecord> {
   const rows = await runPrepared(db, 'pets.insert', [pet.name, pet.categoryId, pet.status ?? 'available'], (d, name, categoryId, status) =>
     d.insertInto('petstore_pets').values({ name, category_id: categoryId, status }).returning(COLUMNS),
+    fromArray,
   );
   if (rows.length === 0) throw new Error('petstore-router: insert returned no row');
   return rows[0]!;
@@ -27,7 +36,7 @@ export async function insertPet(db: Kysely<Database>, pet: NewPet): Promise<PetR
 
 /** Finds one pet by id, or undefined. */
 export async function findPet(db: Kysely<Database>, id: bigint): Promise<PetRecord | undefined> {
-  const rows = await runPrepared(db, 'pets.find', [id], (d, slot) => d.selectFrom('petstore_pets').select(COLUMNS).where('id', '=', slot));
+  const rows = await runPrepared(db, 'pets.find', [id], (d, slot) => d.selectFrom('petstore_pets').select(COLUMNS).where('id', '=', slot), fromArray);
   return rows[0];
 }
 
@@ -53,7 +62,7 @@ export async function listPets(db: Kysely<Database>, params: ListPetsParams): Pr
     if (afterId !== undefined) query = query.where('id', '>', rest.shift()!);
     // Qualified: a bare `id` in ORDER BY is the output column, here text, which sorts as text.
     return query.orderBy('petstore_pets.id').limit(limitSlot!);
-  });
+  }, fromArray);
   const hasMore = rows.length > limit;
   if (hasMore) rows.length = limit;
   return { items: rows, hasMore };

@@ -17,6 +17,11 @@ export interface ServerDef {
   label: string;
   entry: string;
   args: string[];
+  /**
+   * The source tree the entry belongs to, relative to the repository (default: the repository).
+   * Its own tsconfig.json resolves `petstore-router` (paths) to that tree's src/.
+   */
+  tree?: string;
 }
 
 /** Our server: the standalone CLI once it exists, else the bench's stand-in bridge. */
@@ -47,7 +52,7 @@ export function serverDefs(): ServerDef[] {
   if (config.servers.includes('petstore-ref')) {
     // For A/B runs: our server as of a git ref (BENCH_REF, default HEAD), beside the working tree.
     const ref = refTree(config.ref);
-    all.push({ name: 'petstore-ref', label: `petstore-router @ ${config.ref}`, entry: join(ref, ours.entry), args: ours.args });
+    all.push({ name: 'petstore-ref', label: `petstore-router @ ${config.ref}`, entry: join(ref, ours.entry), args: ours.args, tree: ref });
   }
   return all.filter((s) => config.servers.includes(s.name));
 }
@@ -61,26 +66,40 @@ function refTree(ref: string): string {
   return dir.slice(root.length);
 }
 
-/** Compiles every server once, with the same bundler settings, into the bench work directory. */
+/**
+ * Compiles every server once, with the same bundler settings, into the bench work directory: one
+ * build per source tree. The adapters import the core as `petstore-router`, which each tree's
+ * tsconfig.json maps to its own src/; esbuild applies one tsconfig per build, so building the
+ * ref tree together with the working tree bundled the working tree's core into both (A/B runs
+ * before 2026-11-23T01:30Z compared the same core, docs/performance.md).
+ */
 export async function compile(defs: ServerDef[]): Promise<Map<string, string>> {
-  const outDir = join(config.workDir, 'servers');
-  mkdirSync(outDir, { recursive: true });
-  await build({
-    config: false,
-    entry: Object.fromEntries(defs.map((d) => [d.name, join(root, d.entry)])),
-    outDir,
-    format: ['esm'],
-    target: 'node20',
-    platform: 'node',
-    // As in our published build (tsup.config.ts): dynamic imports stay separate chunks, so the
-    // PostgreSQL server never loads the PGlite driver.
-    splitting: true,
-    silent: true,
-    // Dependencies stay in node_modules, as for users of the package; our own code is bundled.
-    external: ['@electric-sql/pglite', 'pg', 'kysely', 'valibot', 'itty-router', 'fastify', '@valibot/to-json-schema'],
-    outExtension: () => ({ js: '.mjs' }),
-  });
-  return new Map(defs.map((d) => [d.name, join(outDir, `${d.name}.mjs`)]));
+  const files = new Map<string, string>();
+  const trees = new Map<string, ServerDef[]>();
+  for (const d of defs) trees.set(d.tree ?? '', [...(trees.get(d.tree ?? '') ?? []), d]);
+  for (const [tree, group] of trees) {
+    const outDir = join(config.workDir, tree === '' ? 'servers' : `servers-${group[0]!.name}`);
+    if (tree !== '') rmSync(outDir, { recursive: true, force: true });
+    mkdirSync(outDir, { recursive: true });
+    await build({
+      config: false,
+      entry: Object.fromEntries(group.map((d) => [d.name, join(root, d.entry)])),
+      tsconfig: join(root, tree, 'tsconfig.json'),
+      outDir,
+      format: ['esm'],
+      target: 'node20',
+      platform: 'node',
+      // As in our published build (tsup.config.ts): dynamic imports stay separate chunks, so the
+      // PostgreSQL server never loads the PGlite driver.
+      splitting: true,
+      silent: true,
+      // Dependencies stay in node_modules, as for users of the package; our own code is bundled.
+      external: ['@electric-sql/pglite', 'pg', 'kysely', 'valibot', 'itty-router', 'fastify', '@valibot/to-json-schema'],
+      outExtension: () => ({ js: '.mjs' }),
+    });
+    for (const d of group) files.set(d.name, join(outDir, `${d.name}.mjs`));
+  }
+  return files;
 }
 
 export interface RunningServer {

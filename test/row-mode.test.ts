@@ -1,0 +1,123 @@
+// Our compiled pet statements ask the driver for rows as arrays (storage/prepared.ts) and map them
+// in code that only sees pet rows. What a user observes is the same records either way; these
+// tests check that, and that the array path is really taken where we own the driver view (a
+// regression there costs CPU, not correctness, so no behavioural test would notice it).
+import { PGlite } from '@electric-sql/pglite';
+import type { Kysely, KyselyPlugin, PluginTransformResultArgs, QueryResult, UnknownRow } from 'kysely';
+import pg from 'pg';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createPostgresDatabase } from '../src/pg.js';
+import { createPGliteDatabase } from '../src/pglite.js';
+import type { Database } from '../src/storage/database.js';
+import { findPet, insertPet, listPets } from '../src/storage/pets.js';
+import { resetDatabase } from './helpers/db.js';
+
+/** A plugin that changes nothing but records the rows it is shown (objects or arrays). */
+class RowWatcher implements KyselyPlugin {
+  arrays = 0;
+  objects = 0;
+  transformQuery<T>(args: { node: T }): T {
+    return args.node;
+  }
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    for (const row of args.result.rows) Array.isArray(row) ? this.arrays++ : this.objects++;
+    return args.result;
+  }
+}
+
+/** What the repository answers for three pets, through `db`. */
+async function readBack(db: Kysely<Database>) {
+  const inserted = await insertPet(db, { name: 'C "quoted" \u00e9', categoryId: -9223372036854775808n, status: 'pending' });
+  return {
+    inserted,
+    found: await findPet(db, BigInt(inserted.id)),
+    all: await listPets(db, { limit: 10 }),
+    available: await listPets(db, { limit: 1, status: 'available' }),
+    after: await listPets(db, { limit: 10, afterId: 0n }),
+  };
+}
+
+async function seed(db: Kysely<Database>) {
+  await resetDatabase(db);
+  await db
+    .insertInto('petstore_pets')
+    .values([
+      { id: 9223372036854775807n, name: 'max', category_id: 9007199254740993n, status: 'sold' },
+      { id: 1000n, name: 'b', category_id: 1n, status: 'available' },
+    ])
+    .execute();
+}
+
+test('PGlite: pet statements ask for array rows, and answer the same records as object rows', async () => {
+  const pglite = new PGlite();
+  const db = await createPGliteDatabase({ pglite });
+  await seed(db);
+  const modes: string[] = [];
+  const query = pglite.query.bind(pglite);
+  pglite.query = ((text: string, params?: unknown[], options?: { rowMode?: string }) => {
+    if (text.includes('petstore_pets')) modes.push(options?.rowMode ?? 'none');
+    return query(text, params, options as never);
+  }) as PGlite['query'];
+  const viaArrays = await readBack(db);
+  assert.equal([...new Set(modes)], ['array'], 'every pet statement asked for arrays');
+
+  // With a plugin the rows must stay objects (its transformResult expects them).
+  await db.deleteFrom('petstore_pets').where('id', '=', BigInt(viaArrays.inserted.id)).execute();
+  modes.length = 0;
+  const watcher = new RowWatcher();
+  const viaObjects = await readBack(db.withPlugin(watcher));
+  assert.equal([...new Set(modes)], ['object'], 'no array rows for a Kysely with plugins');
+  assert.is(watcher.arrays, 0);
+  assert.ok(watcher.objects > 0);
+
+  viaObjects.inserted.id = viaArrays.inserted.id; // a new row, so a new id; everything else is equal
+  if (viaObjects.found) viaObjects.found.id = viaArrays.inserted.id;
+  for (const page of [viaObjects.all, viaObjects.after]) for (const p of page.items) if (p.name.startsWith('C ')) p.id = viaArrays.inserted.id;
+  assert.equal(viaObjects, viaArrays);
+  assert.equal(viaArrays.found, { id: viaArrays.inserted.id, name: 'C "quoted" \u00e9', categoryId: '-9223372036854775808', status: 'pending' });
+  assert.equal(viaArrays.available, { items: [{ id: '1000', name: 'b', categoryId: '1', status: 'available' }], hasMore: false });
+  await db.destroy();
+  await pglite.close();
+});
+
+const url = process.env.DATABASE_URL;
+test('PostgreSQL (a pool we create): pet rows are decoded as arrays, never by pg\'s shared object decoder', async () => {
+  if (!url) return console.log('row-mode: DATABASE_URL unset, PostgreSQL case skipped');
+  const db = await createPostgresDatabase(url);
+  await seed(db);
+  const proto = pg.Result.prototype as unknown as Record<'parseRow' | '_parseRowAsArray', (this: unknown, row: unknown[]) => unknown>;
+  const { parseRow, _parseRowAsArray } = proto;
+  let objects = 0;
+  let arrays = 0;
+  proto.parseRow = function (row) {
+    objects++;
+    return parseRow.call(this, row);
+  };
+  proto._parseRowAsArray = function (row) {
+    arrays++;
+    return _parseRowAsArray.call(this, row);
+  };
+  let viaArrays;
+  try {
+    viaArrays = await readBack(db);
+  } finally {
+    proto.parseRow = parseRow;
+    proto._parseRowAsArray = _parseRowAsArray;
+  }
+  assert.is(objects, 0, 'no pet row went through parseRow');
+  assert.is(arrays, 1 + 1 + 3 + 1 + 3, 'insert, find, three rows, one of two available (limit + 1), three');
+  assert.equal(viaArrays.all.items.map((p) => p.id), [viaArrays.inserted.id, '1000', '9223372036854775807']);
+  assert.equal(viaArrays.all.items[2], { id: '9223372036854775807', name: 'max', categoryId: '9007199254740993', status: 'sold' });
+
+  const watcher = new RowWatcher();
+  await db.deleteFrom('petstore_pets').where('id', '=', BigInt(viaArrays.inserted.id)).execute();
+  const viaObjects = await readBack(db.withPlugin(watcher));
+  assert.is(watcher.arrays, 0, 'a Kysely with plugins gets object rows');
+  assert.equal(viaObjects.all.items.map((p) => p.name), viaArrays.all.items.map((p) => p.name));
+  assert.equal(viaObjects.found, { ...viaArrays.found!, id: viaObjects.inserted.id });
+  await resetDatabase(db);
+  await db.destroy();
+});
+
+test.run();
