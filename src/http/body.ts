@@ -8,6 +8,12 @@ export const MAX_BODY_BYTES = 65_536;
 const JSON_MEDIA_TYPE = /^application\/json\s*(?:;|$)/i;
 
 /**
+ * One strict decoder for every body: creating a TextDecoder opens an ICU converter (~2 us per
+ * request on Node 20), and `decode()` without `{ stream: true }` starts from a clean state each time.
+ */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/**
  * A server adapter of ours (adapters/node) offers, under this registered symbol, to read the whole
  * body as bytes itself, capped: no web stream and no AbortSignal, ~13% of a create's server CPU on
  * Node 20 (docs/performance.md). It resolves to null past the cap, rejects when the body cannot be
@@ -34,7 +40,7 @@ export async function readJsonObject(request: Request, maxBytes = MAX_BODY_BYTES
   const bytes = direct ? await readDirect(direct, maxBytes) : await readCapped(request, maxBytes);
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+    text = UTF8.decode(bytes);
   } catch {
     throw new ApiError(400, ErrorCode.invalidJson, 'the request body is not valid UTF-8');
   }

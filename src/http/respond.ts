@@ -17,11 +17,26 @@ export const BODY_TEXT: unique symbol = Symbol.for('petstore-router.bodyText') a
 
 /**
  * A request carrying `true` under this registered symbol comes from a server adapter of ours
- * (adapters/node) that writes a {@link JsonResponse} itself: the store then answers with the lazy
- * object instead of an undici Response, whose construction from a string costs ~14 us on Node 20
- * (a ReadableStream per body). Everyone else gets a real Response, as before.
+ * (adapters/node) that writes a {@link JsonResponse} itself and would take the lazy object on
+ * any runtime. On Node.js every caller gets it anyway (see {@link LAZY_FOR_EVERY_CALLER}).
  */
 const LAZY_RESPONSE_OK: unique symbol = Symbol.for('petstore-router.lazyResponse') as never;
+
+/**
+ * Whether the global Response is undici's, i.e. this is Node.js (Deno and Bun report a Node
+ * version too, but not undici's, and say which they are). There every caller of `store.fetch`
+ * gets the lazy {@link JsonResponse}: an undici Response built from a string costs ~14 us on
+ * Node 20 to construct, and ~40 us of CPU per request in all with the collection of its stream
+ * (docs/performance.md), which a test suite calling the store in-process pays on every request.
+ * Node has no native server that would need undici's internal slots, and Node frameworks handle a
+ * Response through its public members (the Node adapters of srvx and Hono answer with lazy
+ * Responses of their own). Elsewhere (Deno.serve, Bun.serve, worker runtimes) the native server
+ * needs a real Response, so the store builds one.
+ */
+const LAZY_FOR_EVERY_CALLER = (() => {
+  const versions = (globalThis as { process?: { versions?: Record<string, string | undefined> } }).process?.versions;
+  return typeof versions?.undici === 'string' && versions.bun === undefined && versions.deno === undefined;
+})();
 
 /**
  * For the adapter that opted in: status, header fields (a plain object while nobody asked for
@@ -43,8 +58,9 @@ export interface JsonParts {
  * A JSON answer as a Response whose undici parts are built only when read: `status`, `ok` and
  * the body as text/json are served from the string; `headers` is a Headers built on first access;
  * `body`, `clone()` and the rest build the real Response once and delegate to it (from then on
- * `headers` is the real Response's). `instanceof Response` holds. Only handed to adapters that
- * opted in (LAZY_RESPONSE_OK): a runtime's native server (Deno.serve, Bun.serve) needs real ones.
+ * `headers` is the real Response's). `instanceof Response` holds. Handed to every caller on
+ * Node.js and to adapters that opted in (LAZY_RESPONSE_OK): a runtime's native server
+ * (Deno.serve, Bun.serve) needs real ones. test/json-response.test.ts holds it to a real one.
  */
 class JsonResponse {
   readonly #status: number;
@@ -161,11 +177,11 @@ export function setHeaders(response: Response, headers: Record<string, string>):
 }
 
 /**
- * What the store returns for `request`: the lazy JSON answer to an adapter that opted in, a real
- * undici Response to everyone else.
+ * What the store returns for `request`: the lazy JSON answer on Node.js and to an adapter that
+ * opted in, a real Response elsewhere.
  */
 export function finalResponse(request: Request, response: Response): Response {
-  if (!(response instanceof JsonResponse)) return response;
+  if (!(response instanceof JsonResponse) || LAZY_FOR_EVERY_CALLER) return response;
   return (request as Request & { [LAZY_RESPONSE_OK]?: unknown })[LAZY_RESPONSE_OK] === true ? response : response.real();
 }
 

@@ -61,6 +61,14 @@ export function hostileInputSuite(transport: Transport, getDb: () => Promise<Kys
     await expectStatus(await post(call, new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d])), 400, 'invalid_json');
   });
 
+  test('a body cut inside a UTF-8 character is a 400, and the next body decodes whole (one decoder serves all)', async ({ call }) => {
+    const euro = new TextEncoder().encode('{"name":"\u20ac","categoryId":1}');
+    const cut = euro.slice(0, euro.indexOf(0xe2) + 2); // '{"name":"' and two of the euro sign's three bytes
+    await expectStatus(await post(call, cut), 400, 'invalid_json');
+    const created = await expectStatus(await post(call, euro), 201);
+    assert.is((created.json as { name: string }).name, '\u20ac');
+  });
+
   test('10,000 levels of nesting: 400, no stack overflow', async ({ call }) => {
     const n = 10_000;
     await expectStatus(await post(call, '['.repeat(n) + ']'.repeat(n)), 400, 'invalid_json');

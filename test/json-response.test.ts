@@ -1,0 +1,122 @@
+// On Node.js `store.fetch` answers JSON with a lazy Response (src/http/respond.ts): status,
+// headers and body served from the string, an undici Response built only when something needs
+// one. Callers must not be able to tell: each case here does the same thing to the store's answer
+// and to a real Response with the same status, headers and body, and expects the same outcome.
+import { Readable } from 'node:stream';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createPetStore } from '../src/index.js';
+import { resetDatabase, sharedPGlite } from './helpers/db.js';
+import { KEY } from './helpers/harness.js';
+
+const auth = { authorization: `Bearer ${KEY}` };
+/**
+ * The store on the shared test PGlite and the path of its one pet, set up on first use (uvu
+ * imports every test file before running any, and other files reset the shared database).
+ */
+let setup: Promise<{ store: ReturnType<typeof createPetStore>; path: string }> | undefined;
+const ready = () => (setup ??= (async () => {
+  const db = await sharedPGlite();
+  await resetDatabase(db);
+  const store = createPetStore({ db, keys: [KEY] });
+  const body = '{"name":"Rex \\u00e9","categoryId":9007199254740993}';
+  const created = await store.fetch(new Request('http://x/v1/pets', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body }));
+  const { id } = (await created.json()) as { id: number };
+  return { store, path: `http://x/v1/pets/${id}` };
+})());
+
+/** The store's answer to GET /v1/pets/1 and a real undici Response built from what it says. */
+async function pair(): Promise<[Response, Response]> {
+  const { store, path } = await ready();
+  const lazy = await store.fetch(new Request(path, { headers: auth }));
+  const probe = await store.fetch(new Request(path, { headers: auth }));
+  const real = new Response(await probe.text(), { status: probe.status, headers: probe.headers });
+  return [lazy, real];
+}
+
+/** What a caller can observe without reading the body. */
+function surface(r: Response) {
+  return {
+    instance: r instanceof Response,
+    tag: Object.prototype.toString.call(r),
+    status: r.status,
+    ok: r.ok,
+    statusText: r.statusText,
+    type: r.type,
+    url: r.url,
+    redirected: r.redirected,
+    bodyUsed: r.bodyUsed,
+    headers: [...r.headers],
+  };
+}
+
+/** Runs `use` on both and returns both outcomes (value or error class and message). */
+async function both<T>(use: (r: Response) => Promise<T> | T) {
+  const [lazy, real] = await pair();
+  const run = async (r: Response) => {
+    try {
+      return { value: await use(r), after: surface(r) };
+    } catch (error) {
+      return { error: (error as Error).constructor.name, after: surface(r) };
+    }
+  };
+  return [await run(lazy), await run(real)] as const;
+}
+
+test('the answer is not an undici Response on Node, yet looks like one before the body is read', async () => {
+  const [lazy, real] = await pair();
+  assert.ok(Object.getPrototypeOf(lazy) !== Response.prototype, 'the lazy object is what this file tests');
+  assert.equal(surface(lazy), surface(real));
+  assert.is(lazy.headers.get('content-type'), 'application/json; charset=utf-8');
+  assert.ok(lazy.headers.get('deprecation'));
+});
+
+const reads: [string, (r: Response) => Promise<unknown>][] = [
+  ['text()', (r) => r.text()],
+  ['json()', (r) => r.json()],
+  ['arrayBuffer()', async (r) => [...new Uint8Array(await r.arrayBuffer())]],
+  ['blob()', async (r) => [(await r.blob()).type, await (await r.blob()).text()]],
+  ['formData() (a JSON body is not form data)', (r) => r.formData()],
+  ['body stream', async (r) => Buffer.concat(await Readable.fromWeb(r.body as never).toArray()).toString()],
+  ['clone() then both bodies', async (r) => [await r.clone().text(), await r.text()]],
+  ['text() twice (the second must fail)', async (r) => [await r.text(), await r.text()]],
+  ['body stream, then text()', async (r) => [await r.body!.getReader().read().then((c) => c.done), await r.text()]],
+  ['text(), then clone()', async (r) => [await r.text(), r.clone()]],
+  ['new Response(r.body, r) (how frameworks re-wrap)', async (r) => {
+    const wrapped = new Response(r.body, r);
+    return [wrapped.status, [...wrapped.headers], await wrapped.text()];
+  }],
+  ['headers set before the body is read', async (r) => {
+    r.headers.set('x-added', '1');
+    const copy = r.clone();
+    return [copy.headers.get('x-added'), await copy.text()];
+  }],
+];
+if (typeof (Response.prototype as { bytes?: unknown }).bytes === 'function') {
+  reads.push(['bytes()', async (r) => [...(await (r as Response & { bytes(): Promise<Uint8Array> }).bytes())]]);
+}
+for (const [name, use] of reads) {
+  test(`${name}: same outcome as a real Response`, async () => {
+    const [lazy, real] = await both(use);
+    assert.equal(lazy, real);
+  });
+}
+
+test('the body text is exact (int64 past 2^53, non-ASCII)', async () => {
+  const [lazy] = await pair();
+  const id = (await ready()).path.split('/').pop();
+  assert.is(await lazy.text(), `{"id":${id},"name":"Rex \u00e9","categoryId":9007199254740993,"status":"available"}`);
+});
+
+test('error answers and HEAD behave the same way', async () => {
+  const { store, path } = await ready();
+  const missing = await store.fetch(new Request('http://x/v1/pets/999999', { headers: auth }));
+  assert.is(missing.status, 404);
+  assert.equal(await missing.clone().json(), await missing.json());
+  const head = await store.fetch(new Request(path, { method: 'HEAD', headers: auth }));
+  assert.is(head.status, 200);
+  assert.is(head.body, null);
+  assert.is(await head.text(), '');
+});
+
+test.run();
