@@ -50,37 +50,41 @@ local('an aborted request whose body stalls does not hang (regression)', async (
 
 /**
  * An honest, non-timing check that the key comparison takes the same path whatever the input:
- * count the byte reads of the comparison through Proxies. A key differing in its first or last
- * character (or matching) reads every byte of every accepted digest, with no early exit.
+ * count the character reads of the comparison through Proxies. A key differing in its first or
+ * last character (or matching) reads every character of every accepted digest, no early exit.
  */
-local('the key comparison reads all 32 bytes of every accepted digest, whatever the input', () => {
-  const digest = (fill: number) => new Uint8Array(32).fill(fill);
+local('the key comparison reads all 64 hex characters of every accepted digest, whatever the input', () => {
+  const digest = (c: string) => c.repeat(64);
   let reads = 0;
-  const counted = (bytes: Uint8Array) =>
-    new Proxy(bytes, {
+  // A String object behind a Proxy: each charCodeAt call is one counted read.
+  const counted = (hex: string) =>
+    new Proxy(new String(hex), {
       get(target, prop) {
-        if (typeof prop === 'string' && /^[0-9]+$/.test(prop)) reads++;
+        if (prop === 'charCodeAt') {
+          return (i: number) => {
+            reads++;
+            return target.charCodeAt(i);
+          };
+        }
         return Reflect.get(target, prop);
       },
-    });
-  const accepted = [counted(digest(1)), counted(digest(2)), counted(digest(3))];
-  const firstDiffers = digest(2);
-  firstDiffers[0] = 9;
-  const lastDiffers = digest(2);
-  lastDiffers[31] = 9;
+    }) as unknown as string;
+  const accepted = [counted(digest('1')), counted(digest('2')), counted(digest('3'))];
+  const firstDiffers = `9${digest('2').slice(1)}`;
+  const lastDiffers = `${digest('2').slice(1)}9`;
   const counts: Record<string, number> = {};
   for (const [label, presented, expected] of [
-    ['match', digest(2), true],
-    ['first byte differs', firstDiffers, false],
-    ['last byte differs', lastDiffers, false],
-    ['all differ', digest(0xff), false],
+    ['match', digest('2'), true],
+    ['first character differs', firstDiffers, false],
+    ['last character differs', lastDiffers, false],
+    ['all differ', digest('f'), false],
   ] as const) {
     reads = 0;
     assert.is(matchesAny(counted(presented), accepted), expected, label);
     counts[label] = reads;
   }
-  // 3 accepted digests x 32 bytes, read from both sides.
-  assert.equal(new Set(Object.values(counts)), new Set([2 * 3 * 32]), JSON.stringify(counts));
+  // 3 accepted digests x 64 characters, read from both sides.
+  assert.equal(new Set(Object.values(counts)), new Set([2 * 3 * 64]), JSON.stringify(counts));
 });
 
 local('wrong keys all take the same path: byte-identical 401s, whatever the length or the differing character', async () => {

@@ -1,6 +1,6 @@
 import { ApiError, ErrorCode } from './errors.js';
 import { requestHeader } from './header.js';
-import { sha256, toHex } from './sha256.js';
+import { sha256Hex } from './sha256.js';
 
 /**
  * Accepted API keys: a list (plain keys, or `sha256:<64 hex>` digests so plain keys need not sit
@@ -25,23 +25,18 @@ function unauthorized(message: string, error?: 'invalid_request' | 'invalid_toke
   return new ApiError(401, ErrorCode.unauthorized, message, undefined, { 'www-authenticate': challenge });
 }
 
-function hexToBytes(hex: string): Uint8Array {
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return out;
-}
-
 /**
  * Compares a digest against every configured digest without an early exit, so timing says
- * nothing about which key, or which byte of a key, matched. Both sides are SHA-256 digests, so
- * the length of the presented key does not show either. Exported for a structural test (every
- * byte of every accepted digest is read whatever the input); not part of the public API.
+ * nothing about which key, or which character of a key, matched. Both sides are lower-case hex
+ * SHA-256 digests (64 characters), so the length of the presented key does not show either.
+ * Exported for a structural test (every character of every accepted digest is read whatever the
+ * input); not part of the public API.
  */
-export function matchesAny(digest: Uint8Array, accepted: readonly Uint8Array[]): boolean {
+export function matchesAny(digest: string, accepted: readonly string[]): boolean {
   let found = 0;
   for (const key of accepted) {
     let diff = 0;
-    for (let i = 0; i < 32; i++) diff |= key[i]! ^ digest[i]!;
+    for (let i = 0; i < 64; i++) diff |= key.charCodeAt(i) ^ digest.charCodeAt(i);
     found |= diff === 0 ? 1 : 0;
   }
   return found === 1;
@@ -66,16 +61,17 @@ export function createAuthenticator(keys: KeysOption): Authenticate {
     return async (request) => {
       const key = presentedKey(request);
       if ((await keys(key, request)) !== true) throw invalidKey();
-      return toHex(sha256(key));
+      return sha256Hex(key);
     };
   }
   checkKeys(keys);
-  const accepted = keys.map((k) => (SHA256_KEY.test(k) ? hexToBytes(k.slice(7)) : sha256(k)));
-  // The presented key is hashed synchronously (see sha256.ts: crypto.subtle cost 83 us a request).
+  const accepted = keys.map((k) => (SHA256_KEY.test(k) ? k.slice(7).toLowerCase() : sha256Hex(k)));
+  // The presented key is hashed synchronously (see sha256.ts: crypto.subtle cost 83 us a request);
+  // its hex digest is also the principal (idempotency keys are scoped by it).
   return (request) => {
-    const digest = sha256(presentedKey(request));
+    const digest = sha256Hex(presentedKey(request));
     if (!matchesAny(digest, accepted)) throw invalidKey();
-    return toHex(digest);
+    return digest;
   };
 }
 

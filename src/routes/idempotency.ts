@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { RouteRequest } from '../context.js';
 import { ApiError, ErrorCode, type ErrorDetail } from '../http/errors.js';
 import { jsonResponse } from '../http/respond.js';
-import { sha256, toHex } from '../http/sha256.js';
+import { sha256Hex } from '../http/sha256.js';
 import type { Database } from '../storage/database.js';
 import {
   type StoredResponse,
@@ -38,7 +38,7 @@ export function readIdempotencyKey(raw: string | null): { key?: string; problems
 
 /** Hex SHA-256 of a canonical text of the request (the operation and the validated body). */
 export function fingerprint(canonical: string): string {
-  return toHex(sha256(canonical));
+  return sha256Hex(canonical);
 }
 
 /** The Response of a stored answer. */
