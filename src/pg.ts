@@ -65,8 +65,8 @@ const statementNames = new Map<string, string>();
  * Names the parameterised statements of a pool we own by their SQL text, so each connection has
  * PostgreSQL parse and plan them once and then only binds and executes (Kysely's pg dialect sends
  * unnamed statements, parsed and planned on every query: 1.5-2.3x PostgreSQL's CPU per query on
- * these machines, docs/performance.md). Only statements with parameters, one statement, and no
- * `*`: a prepared `select *` would fail ("cached plan must not change result type") once a
+ * these machines, docs/performance.md). Only statements with parameters (or our own, tagged:
+ * storage/prepared.ts), one statement, and no `*`: a prepared `select *` would fail ("cached plan must not change result type") once a
  * migration adds a column under a running server. A caller's own Pool is left alone.
  */
 function nameStatements(client: pg.PoolClient): void {
@@ -75,14 +75,17 @@ function nameStatements(client: pg.PoolClient): void {
     const [text, values] = args;
     if (typeof text === 'string' && Array.isArray(values) && args.length === 2) {
       let name: string | undefined;
-      if (values.length > 0) {
+      const arrays = wantsArrayRows(values);
+      // Our own statements (tagged) are named even without parameters: a page statement's limit
+      // is a constant in its text (storage/pets.ts). Other parameterless text may be anything
+      // (BEGIN, DDL, SET) and goes unnamed, as before.
+      if (values.length > 0 || arrays) {
         name = statementNames.get(text);
         if (name === undefined && statementNames.size < MAX_NAMED_STATEMENTS && !text.includes('*') && !text.includes(';')) {
           name = `petstore_${statementNames.size}`;
           statementNames.set(text, name);
         }
       }
-      const arrays = wantsArrayRows(values);
       if (name !== undefined || arrays) {
         return new Promise((resolve, reject) => {
           const callback = (error: Error | undefined, result: unknown) => (error ? reject(error) : resolve(result));

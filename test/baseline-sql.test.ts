@@ -5,8 +5,8 @@ import { Kysely, PostgresDialect } from 'kysely';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Database } from '../src/storage/database.js';
-import { findPet, insertPet, listPets } from '../src/storage/pets.js';
-import { SQL } from './bench/baselines/common.js';
+import { findPet, insertPet, listPets, pageRows as repositoryPageRows } from '../src/storage/pets.js';
+import { SQL, pageRows } from './bench/baselines/common.js';
 
 function recordingDatabase(): { db: Kysely<Database>; sent: string[] } {
   const sent: string[] = [];
@@ -23,13 +23,30 @@ function recordingDatabase(): { db: Kysely<Database>; sent: string[] } {
 
 test('the baselines send the SQL text our pet repository compiles, character for character', async () => {
   const { db, sent } = recordingDatabase();
-  await listPets(db, { limit: 20 });
-  await listPets(db, { limit: 20, afterId: 5n });
-  await listPets(db, { limit: 20, status: 'sold' });
-  await listPets(db, { limit: 20, status: 'sold', afterId: 5n });
+  const expected: string[] = [];
+  for (const limit of [1, 10, 11, 20, 21, 50, 51, 99, 100]) {
+    const rows = pageRows(limit);
+    await listPets(db, { limit });
+    await listPets(db, { limit, afterId: 5n });
+    await listPets(db, { limit, status: 'sold' });
+    await listPets(db, { limit, status: 'sold', afterId: 5n });
+    expected.push(SQL.list(rows), SQL.listAfter(rows), SQL.filter(rows), SQL.filterAfter(rows));
+  }
   await findPet(db, 1n);
   await insertPet(db, { name: 'a', categoryId: 1n });
-  assert.equal(sent, [SQL.list, SQL.listAfter, SQL.filter, SQL.filterAfter, SQL.get, SQL.insert]);
+  assert.equal(sent, [...expected, SQL.get, SQL.insert]);
+});
+
+test('a page reads limit + 1 rows rounded up to 11, 21, 51 or 101 (the baselines use the same rule)', () => {
+  const reads = (limit: number) => [repositoryPageRows(limit), pageRows(limit)];
+  assert.equal(reads(1), [11, 11]);
+  assert.equal(reads(10), [11, 11]);
+  assert.equal(reads(11), [21, 21]);
+  assert.equal(reads(20), [21, 21]);
+  assert.equal(reads(30), [51, 51]);
+  assert.equal(reads(50), [51, 51]);
+  assert.equal(reads(51), [101, 101]);
+  assert.equal(reads(100), [101, 101]);
 });
 
 test.run();

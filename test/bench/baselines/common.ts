@@ -19,13 +19,23 @@ const OUTPUT = '"id"::text as "id", "name", "category_id"::text as "categoryId",
 const SELECT = `select ${OUTPUT} from "petstore_pets"`;
 const ORDER = 'order by "petstore_pets"."id"';
 export const SQL = {
-  list: `${SELECT} ${ORDER} limit $1`,
-  listAfter: `${SELECT} where "id" > $1 ${ORDER} limit $2`,
-  filter: `${SELECT} where "status" = $1 ${ORDER} limit $2`,
-  filterAfter: `${SELECT} where "status" = $1 and "id" > $2 ${ORDER} limit $3`,
+  list: (rows: number) => `${SELECT} ${ORDER} limit ${rows}`,
+  listAfter: (rows: number) => `${SELECT} where "id" > $1 ${ORDER} limit ${rows}`,
+  filter: (rows: number) => `${SELECT} where "status" = $1 ${ORDER} limit ${rows}`,
+  filterAfter: (rows: number) => `${SELECT} where "status" = $1 and "id" > $2 ${ORDER} limit ${rows}`,
   get: `${SELECT} where "id" = $1`,
   insert: `insert into "petstore_pets" ("name", "category_id", "status") values ($1, $2, $3) returning ${OUTPUT}`,
 } as const;
+
+/**
+ * The rows a page of `limit` statement reads, a constant in its text as in our repository (see
+ * pageRows in src/storage/pets.ts for why): limit + 1 rounded up to 11, 21, 51 or 101. The
+ * baselines then keep limit + 1 of them, as the repository does.
+ */
+export function pageRows(limit: number): number {
+  for (const rows of [11, 21, 51, 101]) if (limit + 1 <= rows) return rows;
+  return limit + 1;
+}
 
 export const STATUSES = ['available', 'pending', 'sold'] as const;
 export type Status = (typeof STATUSES)[number];

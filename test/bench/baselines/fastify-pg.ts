@@ -7,7 +7,7 @@
  */
 import Fastify, { type FastifyReply } from 'fastify';
 import {
-  BASE, CREDENTIALS, DEPRECATION_HEADERS, SQL, STATUSES, type PetRow, createKeyCheck, createPool, decodeCursor,
+  BASE, CREDENTIALS, DEPRECATION_HEADERS, SQL, pageRows, STATUSES, type PetRow, createKeyCheck, createPool, decodeCursor,
   encodeCursor, errorJson, isInt64, nameProblem, serverArgs,
 } from './common.js';
 
@@ -102,11 +102,11 @@ await app.register(
         const { rows } =
           status === undefined
             ? afterId === undefined
-              ? await pool.query<PetRow>(SQL.list, [limit + 1])
-              : await pool.query<PetRow>(SQL.listAfter, [afterId, limit + 1])
+              ? await pool.query<PetRow>(SQL.list(pageRows(limit)), [])
+              : await pool.query<PetRow>(SQL.listAfter(pageRows(limit)), [afterId])
             : afterId === undefined
-              ? await pool.query<PetRow>(SQL.filter, [status, limit + 1])
-              : await pool.query<PetRow>(SQL.filterAfter, [status, afterId, limit + 1]);
+              ? await pool.query<PetRow>(SQL.filter(pageRows(limit)), [status])
+              : await pool.query<PetRow>(SQL.filterAfter(pageRows(limit)), [status, afterId]);
         if (rows.length > limit) {
           rows.length = limit;
           const next = new URLSearchParams({ limit: String(limit) });

@@ -7,7 +7,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import {
-  BASE, CREDENTIALS, DEPRECATION_HEADERS, SQL, STATUSES, type PetRow, type Status, createKeyCheck, createPool,
+  BASE, CREDENTIALS, DEPRECATION_HEADERS, SQL, pageRows, STATUSES, type PetRow, type Status, createKeyCheck, createPool,
   decodeCursor, encodeCursor, errorJson, isInt64, nameProblem, petJson, petsJson, serverArgs,
 } from './common.js';
 
@@ -66,11 +66,11 @@ async function listPets(req: IncomingMessage, res: ServerResponse, query: URLSea
   const { rows } =
     status === undefined
       ? afterId === undefined
-        ? await pool.query<PetRow>(SQL.list, [limit + 1])
-        : await pool.query<PetRow>(SQL.listAfter, [afterId, limit + 1])
+        ? await pool.query<PetRow>(SQL.list(pageRows(limit)), [])
+        : await pool.query<PetRow>(SQL.listAfter(pageRows(limit)), [afterId])
       : afterId === undefined
-        ? await pool.query<PetRow>(SQL.filter, [status, limit + 1])
-        : await pool.query<PetRow>(SQL.filterAfter, [status, afterId, limit + 1]);
+        ? await pool.query<PetRow>(SQL.filter(pageRows(limit)), [status])
+        : await pool.query<PetRow>(SQL.filterAfter(pageRows(limit)), [status, afterId]);
   let headers: Record<string, string> | undefined;
   if (rows.length > limit) {
     rows.length = limit;
