@@ -5,7 +5,8 @@ import { Kysely, PostgresDialect } from 'kysely';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Database } from '../src/storage/database.js';
-import { findPet, insertPet, listPets, pageRows as repositoryPageRows } from '../src/storage/pets.js';
+import { pageRows as repositoryPageRows } from '../src/storage/page-rows.js';
+import { findPet, insertPet, listPets } from '../src/storage/pets.js';
 import { SQL, pageRows } from './bench/baselines/common.js';
 
 function recordingDatabase(): { db: Kysely<Database>; sent: string[] } {

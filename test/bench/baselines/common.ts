@@ -29,7 +29,7 @@ export const SQL = {
 
 /**
  * The rows a page of `limit` statement reads, a constant in its text as in our repository (see
- * pageRows in src/storage/pets.ts for why): limit + 1 rounded up to 11, 21, 51 or 101. The
+ * src/storage/page-rows.ts for why): limit + 1 rounded up to 11, 21, 51 or 101. The
  * baselines then keep limit + 1 of them, as the repository does.
  */
 export function pageRows(limit: number): number {
