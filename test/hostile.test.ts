@@ -35,6 +35,27 @@ local('an upload that breaks off is a 400, not a 500 or a 503 (regression)', asy
   assert.is(errors.length, 0, 'nothing reported as a server failure');
 });
 
+local('a request aborted before its body starts, whose body never comes, is a 400 at once', async () => {
+  const store = createPetStore({ db: await sharedPGlite(), keys: [KEY] });
+  const abort = new AbortController();
+  abort.abort();
+  const body = new ReadableStream<Uint8Array>({ start() {} }); // nothing, ever
+  await expectStatus(await within(store.fetch(request({ body, signal: abort.signal })), 2000), 400);
+});
+
+local('a body already in memory is read without watching request.signal (only a pending read needs it)', async () => {
+  const store = createPetStore({ db: await sharedPGlite(), keys: [KEY] });
+  const r = request({ body: '{"name":"Rex","categoryId":1}' });
+  let watched = 0;
+  const add = r.signal.addEventListener.bind(r.signal);
+  r.signal.addEventListener = ((...args: Parameters<AbortSignal['addEventListener']>) => {
+    watched++;
+    return add(...args);
+  }) as AbortSignal['addEventListener'];
+  await expectStatus(await store.fetch(r), 201);
+  assert.is(watched, 0);
+});
+
 local('an aborted request whose body stalls does not hang (regression)', async () => {
   const store = createPetStore({ db: await sharedPGlite(), keys: [KEY] });
   const abort = new AbortController();

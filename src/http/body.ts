@@ -79,22 +79,43 @@ async function readDirect(read: Promise<Uint8Array | null>, maxBytes: number): P
   return bytes;
 }
 
+const noop = () => undefined;
+
+/** Settles after four microtask turns (an undici body's first read settles after two on Node 20). */
+function shortly(): Promise<undefined> {
+  return Promise.resolve(undefined).then(noop).then(noop).then(noop);
+}
+
 async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array> {
   if (request.body === null) return new Uint8Array(0);
   const reader = request.body.getReader();
-  // A client that goes away mid-upload must not leave this read pending forever.
+  // A client that goes away mid-upload must not leave this read pending forever: a read still
+  // pending after a few microtask turns is watched through `request.signal`. One that settles
+  // before had its bytes at hand (an in-process caller's body) and cannot hang; skipping the
+  // watch there saves an addEventListener/removeEventListener pair, ~3.5 us on Node 20.
   const onAbort = () => void reader.cancel().catch(() => {});
-  request.signal.addEventListener('abort', onAbort, { once: true });
+  let watching = false;
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
     for (;;) {
-      const { done, value } = await reader.read().catch((error: unknown) => {
+      let result: ReadableStreamReadResult<Uint8Array> | undefined;
+      try {
+        const read = reader.read();
+        result = watching ? await read : await Promise.race([read, shortly()]);
+        if (result === undefined) {
+          watching = true;
+          request.signal.addEventListener('abort', onAbort, { once: true });
+          if (request.signal.aborted) onAbort();
+          result = await read;
+        }
+      } catch (error) {
         // An adapter may end the stream with an ApiError of its own (413 at its cap): keep it.
         // Any other broken upload is the client's doing: not a 500, and never a 503 (an
         // ECONNRESET of the client's socket would otherwise read as "database unreachable").
         throw error instanceof ApiError ? error : unreadable();
-      });
+      }
+      const { done, value } = result;
       if (request.signal.aborted) throw unreadable();
       if (done) break;
       size += value.byteLength;
@@ -106,7 +127,7 @@ async function readCapped(request: Request, maxBytes: number): Promise<Uint8Arra
       chunks.push(value);
     }
   } finally {
-    request.signal.removeEventListener('abort', onAbort);
+    if (watching) request.signal.removeEventListener('abort', onAbort);
   }
   if (chunks.length === 1) return chunks[0]!;
   const out = new Uint8Array(size);
