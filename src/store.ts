@@ -74,7 +74,12 @@ export interface PetStoreOptions {
 
 /** The embedded API: pass `fetch` to any server that speaks web-standard Request/Response. */
 export interface PetStore {
-  /** Serves one request. Bound, so it can be passed around on its own. */
+  /**
+   * Serves one request. Bound, so it can be passed around on its own. On Node.js a JSON answer is
+   * a `Response` (by `instanceof` and by every member) whose undici object is built only if
+   * `body`, `clone()` or a binary read needs it; other runtimes get a plain `Response`
+   * (docs/decisions.md, "Responses").
+   */
   readonly fetch: (request: Request) => Promise<Response>;
   /** The resolved base path (`'/v1'` by default). */
   readonly basePath: string;
