@@ -66,8 +66,9 @@ const statementNames = new Map<string, string>();
  * PostgreSQL parse and plan them once and then only binds and executes (Kysely's pg dialect sends
  * unnamed statements, parsed and planned on every query: 1.5-2.3x PostgreSQL's CPU per query on
  * these machines, docs/performance.md). Only statements with parameters (or our own, tagged:
- * storage/prepared.ts), one statement, and no `*`: a prepared `select *` would fail ("cached plan must not change result type") once a
- * migration adds a column under a running server. A caller's own Pool is left alone.
+ * storage/prepared.ts), one statement, and no `*`: a prepared `select *` would fail ("cached
+ * plan must not change result type") once a migration adds a column under a running server. A
+ * caller's own Pool is left alone.
  */
 function nameStatements(client: pg.PoolClient): void {
   const query = client.query as (...args: unknown[]) => unknown;
@@ -77,7 +78,7 @@ function nameStatements(client: pg.PoolClient): void {
       let name: string | undefined;
       const arrays = wantsArrayRows(values);
       // Our own statements (tagged) are named even without parameters: a page statement's limit
-      // is a constant in its text (storage/pets.ts). Other parameterless text may be anything
+      // is a constant in its text (storage/page-rows.ts). Other parameterless text may be anything
       // (BEGIN, DDL, SET) and goes unnamed, as before.
       if (values.length > 0 || arrays) {
         name = statementNames.get(text);
