@@ -41,6 +41,15 @@ async function withServer(handler: FetchHandler, run: (port: number) => Promise<
   }
 }
 
+/** Sends GET /slow, waits until the handler has it (`arrival`), then drops the connection. */
+async function requestThenLeave(port: number, arrival: Promise<void>): Promise<void> {
+  const req = httpRequest({ port, host: '127.0.0.1', path: '/slow' });
+  req.on('error', () => {});
+  req.end();
+  await arrival;
+  req.destroy();
+}
+
 test('a client disconnect aborts request.signal', async () => {
   let aborted!: () => void;
   const abortSeen = new Promise<void>((r) => (aborted = r));
@@ -57,11 +66,7 @@ test('a client disconnect aborts request.signal', async () => {
       }),
   };
   await withServer(handler, async (port) => {
-    const req = httpRequest({ port, host: '127.0.0.1', path: '/slow' });
-    req.on('error', () => {});
-    req.end();
-    await arrival;
-    req.destroy();
+    await requestThenLeave(port, arrival);
     await Promise.race([abortSeen, sleep(2_000).then(() => assert.unreachable('signal not aborted'))]);
   });
 });
@@ -85,11 +90,7 @@ test('request.signal first read after the client left is already aborted', async
     },
   };
   await withServer(handler, async (port) => {
-    const req = httpRequest({ port, host: '127.0.0.1', path: '/slow' });
-    req.on('error', () => {});
-    req.end();
-    await arrival;
-    req.destroy();
+    await requestThenLeave(port, arrival);
     gone();
     assert.is(await Promise.race([outcome, sleep(2_000).then(() => 'no answer')]), true);
   });
