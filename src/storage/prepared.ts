@@ -10,7 +10,7 @@ import type { Database } from './database.js';
  * caller maps the arrays with code that only ever sees its own rows. A driver that ignores the
  * tag returns objects, which are used as they are.
  */
-export const ROWS_AS_ARRAYS: unique symbol = Symbol.for('petstore-router.rowsAsArrays') as never;
+const ROWS_AS_ARRAYS: unique symbol = Symbol.for('petstore-router.rowsAsArrays') as never;
 
 /** Whether a parameter array asks for rows as arrays (see {@link ROWS_AS_ARRAYS}). */
 export function wantsArrayRows(values: unknown): boolean {
