@@ -1,6 +1,7 @@
 import { ApiError, ErrorCode } from './errors.js';
 import { requestHeader } from './header.js';
 import { JsonSyntaxError, parseJson } from './json-parse.js';
+import { requestSource } from './request-source.js';
 
 /** Request bodies larger than this are refused with 413, counted while streaming. */
 export const MAX_BODY_BYTES = 65_536;
@@ -36,14 +37,7 @@ export async function readJsonObject(request: Request, maxBytes = MAX_BODY_BYTES
   const declared = requestHeader(request, 'content-length');
   if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
 
-  const direct = (request as Request & { [READ_BODY]?: ReadBody })[READ_BODY]?.(maxBytes);
-  const bytes = direct ? await readDirect(direct, maxBytes) : await readCapped(request, maxBytes);
-  let text: string;
-  try {
-    text = UTF8.decode(bytes);
-  } catch {
-    throw new ApiError(400, ErrorCode.invalidJson, 'the request body is not valid UTF-8');
-  }
+  const text = await readText(request, maxBytes);
   if (text.trim() === '') throw new ApiError(400, ErrorCode.invalidJson, 'the request body is empty');
   let value: unknown;
   try {
@@ -58,6 +52,33 @@ export async function readJsonObject(request: Request, maxBytes = MAX_BODY_BYTES
     ]);
   }
   return value as Record<string, unknown>;
+}
+
+/**
+ * The whole body as text, read the cheapest way available: by our Node adapter itself, from the
+ * string or bytes the caller's Request holds (request-source.ts), else through the web stream.
+ */
+async function readText(request: Request, maxBytes: number): Promise<string> {
+  const direct = (request as Request & { [READ_BODY]?: ReadBody })[READ_BODY]?.(maxBytes);
+  if (direct) return decodeUtf8(await readDirect(direct, maxBytes));
+  const held = requestSource(request);
+  if (held === undefined) return decodeUtf8(await readCapped(request, maxBytes));
+  // As readCapped would end: past the cap, or the caller's signal aborted.
+  if (held.byteLength > maxBytes) throw tooLarge(maxBytes);
+  if (request.signal.aborted) throw unreadable();
+  if (typeof held.source !== 'string') return decodeUtf8(held.source);
+  // The text UTF8 would give for the string's bytes: without one leading byte order mark. (Lone
+  // surrogates need nothing: the Request constructor keeps the string as a USVString, U+FFFD in
+  // their place, as encoding would; request-source.test.ts checks both.)
+  return held.source.charCodeAt(0) === 0xfeff ? held.source.slice(1) : held.source;
+}
+
+function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    throw new ApiError(400, ErrorCode.invalidJson, 'the request body is not valid UTF-8');
+  }
 }
 
 function unreadable(): ApiError {
@@ -88,6 +109,11 @@ function shortly(): Promise<undefined> {
 
 async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array> {
   if (request.body === null) return new Uint8Array(0);
+  // An in-process caller may hand over a Request whose body it has read or locked: its mistake,
+  // told as such, not a 500 from getReader's TypeError.
+  if (request.bodyUsed || request.body.locked) {
+    throw new ApiError(400, ErrorCode.invalidRequest, 'the request body has already been read');
+  }
   const reader = request.body.getReader();
   // A client that goes away mid-upload must not leave this read pending forever: a read still
   // pending after a few microtask turns is watched through `request.signal`. One that settles

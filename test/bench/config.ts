@@ -16,6 +16,10 @@
  * | BENCH_PORT            | first port of the HTTP suite's servers (18080)          |
  * | BENCH_SCALE_ROWS      | the large table of the scale suite (1000000; quick 100000) |
  */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
 export const quick = process.env.BENCH_QUICK === '1';
 const int = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
 const list = (name: string, fallback: string[]) => (process.env[name] ? process.env[name]!.split(',').map((s) => s.trim()).filter(Boolean) : fallback);
@@ -41,5 +45,15 @@ export const config = {
   loadCpu: process.env.BENCH_LOAD_CPU ?? '0',
   apiKey: 'bench-key-0123456789abcdef',
   /** Where compiled servers, wrk scripts, profiles and the last report go (git-ignored). */
-  workDir: new URL('../../.cache/bench/', import.meta.url).pathname,
+  workDir: join(repositoryRoot(), '.cache/bench/'),
 };
+
+/**
+ * The repository: the nearest directory above this module with a package.json. Not a fixed
+ * `../../`, because suites also run bundled from .cache/bench/suites/ (run.ts).
+ */
+function repositoryRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}

@@ -7,6 +7,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { config } from './config.js';
 import { httpReport, runHttp } from './http.js';
+import { bundle } from './servers.js';
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
 // Each section is printed and saved as soon as its suite ends, so a later failure loses nothing.
@@ -34,7 +35,9 @@ if (config.suites.includes('http')) {
 }
 if (config.suites.includes('inprocess')) {
   log('== in-process on PGlite');
-  const { runInProcess } = await import('./inprocess.js');
+  // Bundled like the published package (servers.ts, bundle): what a user's test suite imports.
+  const built = await bundle({ inprocess: 'test/bench/inprocess.ts' }, join(config.workDir, 'suites'));
+  const { runInProcess } = (await import(built.get('inprocess')!)) as typeof import('./inprocess.js');
   sections.push('## In-process on PGlite', await runInProcess(log));
   flush();
 }
