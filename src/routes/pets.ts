@@ -14,6 +14,7 @@ import { parseInt64Text } from '../schemas/int64.js';
 import { issuesToDetails } from '../schemas/issues.js';
 import { NewPetSchema } from '../schemas/pet.js';
 import { ListPetsQuerySchema } from '../schemas/query.js';
+import type { PetRecord } from '../model.js';
 import type { Database } from '../storage/database.js';
 import type { StoredResponse } from '../storage/idempotency.js';
 import { findPet, insertPet, listPets } from '../storage/pets.js';
@@ -41,15 +42,12 @@ export async function createPetRoute(req: RouteRequest): Promise<Response> {
   const details = [...idempotency.problems, ...(parsed.success ? [] : issuesToDetails(parsed.issues))];
   if (!parsed.success || details.length > 0) throw invalidRequest(details);
   const newPet = parsed.output;
-  const create = async (db: Kysely<Database>): Promise<StoredResponse> => {
-    const pet = await insertPet(db, newPet);
-    return { status: 201, body: writePet(pet), location: `${url.origin}${store.basePath}/pets/${pet.id}` };
-  };
-  if (idempotency.key === undefined) return storedResponse(await create(store.db));
+  const created = (pet: PetRecord): StoredResponse => ({ status: 201, body: writePet(pet), location: `${url.origin}${store.basePath}/pets/${pet.id}` });
+  if (idempotency.key === undefined) return storedResponse(created(await insertPet(store.db, newPet)));
   // Same NewPet after validation = same request: key order, spacing, unknown properties and an
   // omitted status (stored as "available") do not change the fingerprint.
   const canonical = `POST /pets\n{"name":${jsonString(newPet.name)},"categoryId":${newPet.categoryId},"status":"${newPet.status}"}`;
-  return idempotent(req, idempotency.key, fingerprint(canonical), create);
+  return idempotent(req, idempotency.key, fingerprint(canonical), async (db: Kysely<Database>) => created(await insertPet(db, newPet)));
 }
 
 /** Headers of every answer of the deprecated `GET /pets/{petId}`, errors included. */
