@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DeprecationPolicy } from './deprecation.js';
+import type { RequestUrl } from './http/request-url.js';
 import type { Database } from './storage/database.js';
 
 /** Everything a route needs, resolved once by createPetStore and passed as an argument. */
@@ -15,7 +16,7 @@ export interface StoreContext {
 /** One request as a route sees it. `params` are raw (undecoded) path segments. */
 export interface RouteRequest {
   request: Request;
-  url: URL;
+  url: RequestUrl;
   params: Record<string, string>;
   store: StoreContext;
   /** Who sent it: the hex SHA-256 of the accepted API key (never the key itself). */

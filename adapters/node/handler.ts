@@ -84,7 +84,8 @@ async function handle(handler: FetchHandler, req: IncomingMessage, res: ServerRe
     return;
   }
   try {
-    await writeResponse(res, response, mustClose(response.status));
+    const writing = writeResponse(res, response, mustClose(response.status));
+    if (writing) await writing;
   } catch (error) {
     if (res.destroyed) return;
     onError(error);

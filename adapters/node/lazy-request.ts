@@ -3,13 +3,7 @@ import type { TLSSocket } from 'node:tls';
 import { MAX_BODY_BYTES } from 'petstore-router';
 import { readBody } from './read-body.js';
 import { type BodyState, bodyStream } from './request.js';
-
-/**
- * A registered symbol under which the bridge hands the store the request's URL already parsed
- * (the store would otherwise parse `request.url` a second time). The store uses it only when its
- * `href` is still `request.url`.
- */
-const PARSED_URL = Symbol.for('petstore-router.url');
+import { absoluteUrl } from './target.js';
 
 /** Registered by the store (src/http/respond.ts): we accept its lazy JSON responses. */
 const LAZY_RESPONSE_OK = Symbol.for('petstore-router.lazyResponse');
@@ -40,7 +34,6 @@ class NodeRequest {
   readonly #req: IncomingMessage;
   readonly #res: ServerResponse;
   readonly #url: string;
-  readonly #parsed: URL;
   readonly #state: BodyState;
   readonly #hasBody: boolean;
   #headers: Headers | undefined;
@@ -51,11 +44,10 @@ class NodeRequest {
   /** The body was read as bytes through READ_BODY. */
   #taken = false;
 
-  constructor(req: IncomingMessage, res: ServerResponse, url: string, parsed: URL, state: BodyState, hasBody: boolean) {
+  constructor(req: IncomingMessage, res: ServerResponse, url: string, state: BodyState, hasBody: boolean) {
     this.#req = req;
     this.#res = res;
     this.#url = url;
-    this.#parsed = parsed;
     this.#state = state;
     this.#hasBody = hasBody;
   }
@@ -66,10 +58,6 @@ class NodeRequest {
 
   get url(): string {
     return this.#url;
-  }
-
-  get [PARSED_URL](): URL {
-    return this.#parsed;
   }
 
   /** This bridge writes the store's lazy JSON answers itself (see writeResponse). */
@@ -229,15 +217,12 @@ export function toLazyRequest(req: IncomingMessage, res: ServerResponse, state: 
     else if (lower === 'transfer-encoding') mayHaveBody = true;
   }
   const scheme = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
-  let parsed: URL;
-  try {
-    parsed = new URL(`${scheme}://${host}${target}`);
-  } catch {
-    return undefined; // undici would refuse it too: the eager path answers 400
-  }
+  // What undici's Request.url would be (the URL serialised after parsing); undefined where undici
+  // would refuse it too: the eager path answers 400.
+  const url = absoluteUrl(scheme, host, target);
+  if (url === undefined) return undefined;
   const hasBody = mayHaveBody && method !== 'GET' && method !== 'HEAD';
-  // `href` is what undici's Request.url would be (the URL serialised after parsing).
-  return new NodeRequest(req, res, parsed.href, parsed, state, hasBody) as unknown as Request;
+  return new NodeRequest(req, res, url, state, hasBody) as unknown as Request;
 }
 
 /** What `body` is once the body was read as bytes: a stream that fails as undici's would. */

@@ -18,18 +18,29 @@ interface JsonParts {
  * with Content-Length, because socket writes dominate the server's CPU; longer bodies stream with
  * back-pressure. HEAD answers and null bodies send headers only.
  */
-export async function writeResponse(res: ServerResponse, response: Response, close: boolean): Promise<void> {
-  // A lazy JSON answer of the store (src/http/respond.ts), untouched: no Headers, no Response built.
+export function writeResponse(res: ServerResponse, response: Response, close: boolean): Promise<void> | undefined {
+  // Synchronous for the store's lazy JSON answers (nearly every answer): no async layer, no
+  // promise, for the caller to await (handler.ts awaits only a returned promise).
+  return writeJsonAnswer(res, response, close) ? undefined : writeOther(res, response, close);
+}
+
+/**
+ * Writes a lazy JSON answer of the store (src/http/respond.ts), untouched: no Headers, no Response
+ * built. False when `response` is something else or the request is a HEAD.
+ */
+function writeJsonAnswer(res: ServerResponse, response: Response, close: boolean): boolean {
   const parts = (response as Response & { [JSON_PARTS]?: JsonParts })[JSON_PARTS];
-  if (parts !== undefined && res.req.method !== 'HEAD') {
-    // The answer's own field object (nobody else holds it once the store returned): no copy.
-    const fields: OutgoingHttpHeaders = parts.fields ?? toNodeHeaders(parts.headers!);
-    if (close) fields.connection = 'close';
-    fields['content-length'] = Buffer.byteLength(parts.text);
-    res.writeHead(parts.status, fields);
-    res.end(parts.text);
-    return;
-  }
+  if (parts === undefined || res.req.method === 'HEAD') return false;
+  // The answer's own field object (nobody else holds it once the store returned): no copy.
+  const fields: OutgoingHttpHeaders = parts.fields ?? toNodeHeaders(parts.headers!);
+  if (close) fields.connection = 'close';
+  fields['content-length'] = Buffer.byteLength(parts.text);
+  res.writeHead(parts.status, fields);
+  res.end(parts.text);
+  return true;
+}
+
+async function writeOther(res: ServerResponse, response: Response, close: boolean): Promise<void> {
   const headers = toNodeHeaders(response.headers);
   if (close) headers.connection = 'close';
   const body = response.body;

@@ -1,4 +1,5 @@
 import { jsonArray } from '../http/json-write.js';
+import type { RequestUrl } from '../http/request-url.js';
 import { jsonResponse } from '../http/respond.js';
 import type { Page } from '../model.js';
 import { type CursorState, encodeCursor } from './cursor.js';
@@ -9,7 +10,7 @@ import { nextLink } from './link.js';
  * the last item and repeating `limit` and `status`) when another page follows.
  */
 export function pageResponse<T extends { id: bigint | string }>(
-  url: URL,
+  url: RequestUrl,
   page: Page<T>,
   scope: { list: CursorState['list']; limit: number; status?: string },
   write: (item: T) => string,
