@@ -18,6 +18,36 @@ export async function seedPets(db: Kysely<Database>, count: number): Promise<voi
   await sql`vacuum analyze petstore_pets`.execute(db);
 }
 
+/**
+ * Brings the pets table back to what seedPets(count) left, before a measurement: the rows an
+ * earlier create round added are deleted and vacuumed away, and a checkpoint is taken. Without it
+ * each create round found a bigger table than the one before (5 rounds x 3 servers x ~35,000
+ * inserts) and PostgreSQL's autovacuum and checkpoints ran on the shared cores at random, inside
+ * one server's round: in the run of 2026-11-23T04:00Z our server's create moved between 88 and
+ * 120 us per request across rounds, Fastify's between 84 and 106 (docs/performance.md).
+ */
+export async function settlePets(db: Kysely<Database>, count: number): Promise<void> {
+  const { rows } = await sql<{ n: string }>`select count(*)::text as n from petstore_pets where id > ${count}`.execute(db);
+  if (rows[0]!.n !== '0') {
+    await sql`delete from petstore_pets where id > ${count}`.execute(db);
+    await sql`vacuum petstore_pets`.execute(db);
+  }
+  await sql`checkpoint`.execute(db);
+}
+
+/**
+ * Autovacuum off for the pets table while `fn` runs (settlePets vacuums between rounds instead),
+ * so it cannot start inside a measurement; restored afterwards.
+ */
+export async function withoutAutovacuum<T>(db: Kysely<Database>, fn: () => Promise<T>): Promise<T> {
+  await sql`alter table petstore_pets set (autovacuum_enabled = false)`.execute(db);
+  try {
+    return await fn();
+  } finally {
+    await sql`alter table petstore_pets reset (autovacuum_enabled)`.execute(db);
+  }
+}
+
 /** A database next to `url`'s (same server, name + suffix), created when missing. */
 export async function siblingDatabase(url: string, suffix: string): Promise<string> {
   const target = new URL(url);

@@ -6,11 +6,13 @@
  * over rounds; ratios are the median of per-round ratios.
  */
 import { config } from './config.js';
-import { seedPets } from './db.js';
+import { seedPets, settlePets, withoutAutovacuum } from './db.js';
 import { cpuTimes, peakRss, resetPeakRss } from './proc.js';
 import { type RunningServer, compile, serverDefs, start } from './servers.js';
 import { fmt, median, table } from './stats.js';
 import { ensureWrk, scenarios, wrk } from './wrk.js';
+import type { Kysely } from 'kysely';
+import type { Database } from 'petstore-router';
 import { createPostgresDatabase } from 'petstore-router/pg';
 
 interface Round {
@@ -43,43 +45,49 @@ export async function runHttp(log: (s: string) => void): Promise<HttpResults> {
   try {
     let port = config.port;
     for (const def of defs) servers.push(await start(def, files.get(def.name)!, port++, config.profile && def.name === 'petstore'));
-    for (const name of config.scenarios) {
-      const scenario = scenarios[name];
-      if (!scenario) throw new Error(`unknown scenario ${name}`);
-      // Same data for every scenario and server: creates of earlier scenarios are wiped here.
-      await seedPets(db, config.httpRows);
-      const rounds = new Map(servers.map((s) => [s.def.name, [] as Round[]]));
-      const peaks = new Map<string, number>();
-      for (const s of servers) {
-        resetPeakRss(s.pid);
-        await wrk(s.origin, scenario, config.warmupSeconds);
-      }
-      for (let r = 0; r < config.rounds; r++) {
-        const order = servers.map((_, i) => servers[(i + r) % servers.length]!);
-        for (const s of order) {
-          const before = cpuTimes(s.pid);
-          const w = await wrk(s.origin, scenario, config.seconds);
-          const after = cpuTimes(s.pid);
-          const cpu = after.user + after.system - before.user - before.system;
-          const user = after.user - before.user;
-          if (w.non2xx || w.errors || w.requests === 0) {
-            throw new Error(`${s.def.name} ${name}: ${w.non2xx} non-2xx responses, ${w.errors} socket errors, ${w.requests} requests`);
-          }
-          rounds.get(s.def.name)!.push({ rps: w.rps, p99: w.p99, cpuUs: (cpu * 1e6) / w.requests, userUs: (user * 1e6) / w.requests });
-          log(
-            `  ${name} round ${r + 1} ${s.def.name}: ${fmt.int(w.rps)} req/s, p99 ${fmt.ms(w.p99)} ms, ${fmt.us((cpu * 1e6) / w.requests)} us CPU/req (user ${fmt.us((user * 1e6) / w.requests)})`,
-          );
-        }
-      }
-      for (const s of servers) peaks.set(s.def.name, peakRss(s.pid));
-      results.rounds.set(name, rounds);
-      results.peak.set(name, peaks);
-    }
+    await withoutAutovacuum(db, () => runScenarios(db, servers, results, log));
   } finally {
     for (const s of servers) await s.stop();
     await db.destroy();
   }
   return results;
+}
+
+async function runScenarios(db: Kysely<Database>, servers: RunningServer[], results: HttpResults, log: (s: string) => void): Promise<void> {
+  for (const name of config.scenarios) {
+    const scenario = scenarios[name];
+    if (!scenario) throw new Error(`unknown scenario ${name}`);
+    // Same data for every scenario and server: creates of earlier scenarios are wiped here.
+    await seedPets(db, config.httpRows);
+    const rounds = new Map(servers.map((s) => [s.def.name, [] as Round[]]));
+    const peaks = new Map<string, number>();
+    for (const s of servers) {
+      resetPeakRss(s.pid);
+      await wrk(s.origin, scenario, config.warmupSeconds);
+    }
+    for (let r = 0; r < config.rounds; r++) {
+      const order = servers.map((_, i) => servers[(i + r) % servers.length]!);
+      for (const s of order) {
+        // Every measurement starts from the same table, with no vacuum or checkpoint due.
+        await settlePets(db, config.httpRows);
+        const before = cpuTimes(s.pid);
+        const w = await wrk(s.origin, scenario, config.seconds);
+        const after = cpuTimes(s.pid);
+        const cpu = after.user + after.system - before.user - before.system;
+        const user = after.user - before.user;
+        if (w.non2xx || w.errors || w.requests === 0) {
+          throw new Error(`${s.def.name} ${name}: ${w.non2xx} non-2xx responses, ${w.errors} socket errors, ${w.requests} requests`);
+        }
+        rounds.get(s.def.name)!.push({ rps: w.rps, p99: w.p99, cpuUs: (cpu * 1e6) / w.requests, userUs: (user * 1e6) / w.requests });
+        log(
+          `  ${name} round ${r + 1} ${s.def.name}: ${fmt.int(w.rps)} req/s, p99 ${fmt.ms(w.p99)} ms, ${fmt.us((cpu * 1e6) / w.requests)} us CPU/req (user ${fmt.us((user * 1e6) / w.requests)})`,
+        );
+      }
+    }
+    for (const s of servers) peaks.set(s.def.name, peakRss(s.pid));
+    results.rounds.set(name, rounds);
+    results.peak.set(name, peaks);
+  }
 }
 
 /** Median over rounds of (ours / theirs), pairing the rounds of one run. */
