@@ -6,8 +6,8 @@
  * | BENCH_QUICK=1         | short rounds and fewer iterations (a smoke run, ~3 min)  |
  * | BENCH_ONLY            | comma list of suites: http,inprocess,ergonomics,scale    |
  * | BENCH_DATABASE_URL    | postgres://postgres:postgres@127.0.0.1:5432/petstore_bench |
- * | BENCH_ROUNDS          | alternating rounds per scenario (5; quick 2)             |
- * | BENCH_SECONDS         | seconds per measured round (5; quick 2)                  |
+ * | BENCH_ROUNDS          | alternating rounds per scenario (10; quick 2)            |
+ * | BENCH_SECONDS         | seconds per measured round (3; quick 2)                  |
  * | BENCH_CONNECTIONS     | wrk connections (32)                                     |
  * | BENCH_SERVERS         | comma list: petstore,node-pg,fastify-pg (and petstore-ref) |
  * | BENCH_REF             | git ref of the petstore-ref server, for A/B runs (HEAD)  |
@@ -28,8 +28,8 @@ export const config = {
   quick,
   suites: list('BENCH_ONLY', ['http', 'inprocess', 'ergonomics', 'scale']),
   databaseUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/petstore_bench',
-  rounds: int('BENCH_ROUNDS', quick ? 2 : 5),
-  seconds: int('BENCH_SECONDS', quick ? 2 : 5),
+  rounds: int('BENCH_ROUNDS', quick ? 2 : 10),
+  seconds: int('BENCH_SECONDS', quick ? 2 : 3),
   warmupSeconds: quick ? 1 : 3,
   connections: int('BENCH_CONNECTIONS', 32),
   port: int('BENCH_PORT', 18_080),
