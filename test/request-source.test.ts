@@ -100,6 +100,17 @@ test('a body already read: 400, whether the Request kept its source or not', asy
   assert.equal(await outcome(await usedStream()), expected);
 });
 
+test('a body whose reader the caller holds: 400, whether the Request kept its source or not', async () => {
+  const request = new Request(URL_, { method: 'POST', headers: JSON_TYPE, body: '{"name":"Rex"}' });
+  request.body!.getReader();
+  assert.is(requestSource(request), undefined);
+  const expected = { status: 400, code: 'invalid_request', message: 'the request body has already been read' };
+  assert.equal(await outcome(request), expected);
+  const locked = streamed('{"name":"Rex"}');
+  locked.body!.getReader();
+  assert.equal(await outcome(locked), expected);
+});
+
 async function usedStream(): Promise<Request> {
   const request = streamed('{"name":"Rex"}');
   await request.text();

@@ -10,8 +10,9 @@
  *
  * Only an unused body of the runtime's own Request class, with a string or byte source, qualifies;
  * anything else (Node 24's undici 7 keeps its state in private fields, Deno, Bun, a ReadableStream
- * body, a subclass, a used body) returns undefined and is read through the stream as before. The
- * stream is left untouched, so `request.bodyUsed` stays false (docs/decisions.md, "Request bodies").
+ * body, a subclass, a used or locked body) returns undefined and is read through the stream as
+ * before. The stream is left untouched, so `request.bodyUsed` stays false (docs/decisions.md,
+ * "Request bodies").
  */
 
 /** What the state holds for a body built from a string or bytes. */
@@ -39,7 +40,8 @@ function findStateKey(request: Request): symbol | null {
 export function requestSource(request: Request): { source: string | Uint8Array; byteLength: number } | undefined {
   if (typeof Request !== 'function' || Object.getPrototypeOf(request) !== Request.prototype) return undefined;
   if (stateKey === undefined) stateKey = findStateKey(request);
-  if (stateKey === null || request.bodyUsed) return undefined;
+  // Used or locked (a reader taken, nothing read yet): the stream path tells the caller so.
+  if (stateKey === null || request.bodyUsed || request.body?.locked) return undefined;
   const body = ((request as unknown as Record<symbol, unknown>)[stateKey] as { body?: BodyState | null } | undefined)?.body;
   if (body === null || body === undefined || typeof body.length !== 'number') return undefined;
   const { source, length } = body;
