@@ -1,9 +1,9 @@
 // The Node adapter builds a request's URL as text where that is already what `new URL()` would
-// serialise (adapters/node/target.ts). On generated hosts and targets it must give exactly what
-// `new URL()` gives, and refuse what `new URL()` refuses.
+// serialise (src/http/plain-url.ts, absoluteUrl). On generated hosts and targets it must give
+// exactly what `new URL()` gives, and refuse what `new URL()` refuses.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { absoluteUrl } from '../adapters/node/target.js';
+import { absoluteUrl } from '../src/http/plain-url.js';
 import { HOSTS, random, target } from './helpers/generate.js';
 
 /** Runs `fn` counting the URLs constructed meanwhile. */

@@ -91,6 +91,27 @@ test('an aborted signal: the same error with the source at hand as through the s
   assert.equal(held, { status: 400, code: 'invalid_request', message: 'the request body could not be read to its end' });
 });
 
+test('past the cap with an aborted signal: the same error with the source at hand as through the stream', async () => {
+  const body = `{"name":"${'a'.repeat(70_000)}"}`;
+  const held = await outcome(new Request(URL_, { method: 'POST', headers: JSON_TYPE, body, signal: AbortSignal.abort() }));
+  assert.equal(held, await outcome(streamed(body, { signal: AbortSignal.abort() })));
+});
+
+for (const [name, body] of [
+  ['bytes', () => new TextEncoder().encode('{"name":"Rex"}')],
+  ['a string', () => '{"name":"Rex"}'],
+] as const) {
+  test(`${name} shared with a clone that was read: the original still reads its whole body`, async () => {
+    const original = new Request(URL_, { method: 'POST', headers: JSON_TYPE, body: body() as BodyInit });
+    await original.clone().text();
+    assert.equal(await outcome(original), { value: '{"name":"Rex"}' });
+    const other = new Request(URL_, { method: 'POST', headers: JSON_TYPE, body: body() as BodyInit });
+    const clone = other.clone();
+    await other.text();
+    assert.equal(await outcome(clone), { value: '{"name":"Rex"}' });
+  });
+}
+
 test('a body already read: 400, whether the Request kept its source or not', async () => {
   const request = new Request(URL_, { method: 'POST', headers: JSON_TYPE, body: '{"name":"Rex"}' });
   await request.text();

@@ -1,9 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { MAX_BODY_BYTES } from 'petstore-router';
+import { MAX_BODY_BYTES, absoluteUrl } from 'petstore-router';
 import { readBody } from './read-body.js';
 import { type BodyState, bodyStream } from './request.js';
-import { absoluteUrl } from './target.js';
 
 /** Registered by the store (src/http/respond.ts): we accept its lazy JSON responses. */
 const LAZY_RESPONSE_OK = Symbol.for('petstore-router.lazyResponse');

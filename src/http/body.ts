@@ -65,9 +65,9 @@ function readText(request: Request, maxBytes: number): string | Promise<string> 
   if (direct) return readDirect(direct, maxBytes);
   const held = requestSource(request);
   if (held === undefined) return readCapped(request, maxBytes).then(decodeUtf8);
-  // As readCapped would end: past the cap, or the caller's signal aborted.
-  if (held.byteLength > maxBytes) throw tooLarge(maxBytes);
+  // As readCapped would end, in its order: the caller's signal aborted, or past the cap.
   if (request.signal.aborted) throw unreadable();
+  if (held.byteLength > maxBytes) throw tooLarge(maxBytes);
   if (typeof held.source !== 'string') return decodeUtf8(held.source);
   // The text UTF8 would give for the string's bytes: without one leading byte order mark. (Lone
   // surrogates need nothing: the Request constructor keeps the string as a USVString, U+FFFD in

@@ -45,6 +45,9 @@ export function requestSource(request: Request): { source: string | Uint8Array; 
   const body = ((request as unknown as Record<symbol, unknown>)[stateKey] as { body?: BodyState | null } | undefined)?.body;
   if (body === null || body === undefined || typeof body.length !== 'number') return undefined;
   const { source, length } = body;
-  if (typeof source === 'string' || source instanceof Uint8Array) return { source, byteLength: length };
+  if (typeof source === 'string') return { source, byteLength: length };
+  // Bytes are handed to the stream itself, which transfers (empties) them when it is read: a
+  // clone shares them with the original, so once either was read the other's source is empty.
+  if (source instanceof Uint8Array && source.byteLength === length) return { source, byteLength: length };
   return undefined;
 }

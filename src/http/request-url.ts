@@ -1,3 +1,5 @@
+import { isPlainUrl } from './plain-url.js';
+
 /** What the routes read of a request's URL. A `URL` has all of it. */
 export interface RequestUrl {
   readonly origin: string;
@@ -5,11 +7,8 @@ export interface RequestUrl {
   readonly searchParams: URLSearchParams;
 }
 
-/**
- * A serialised http(s) URL whose parts can be cut out of its text: a lowercase host name or IPv4
- * address, an optional port, a path, an optional query; no user info, no fragment.
- */
-const PLAIN_HREF = /^(https?:\/\/[a-z0-9.-]+(?::[0-9]+)?)(\/[^?#]*)(\?[^#]*)?$/;
+/** An http(s) URL's scheme, host, path and optional query, with no user info and no fragment. */
+const HREF_PARTS = /^(https?):\/\/([^/?#@]*)(\/[^?#]*)(\?[^#]*)?$/;
 
 /** The parts of a plain href; the query is parsed only if a route reads it. */
 class PlainUrl implements RequestUrl {
@@ -26,14 +25,15 @@ class PlainUrl implements RequestUrl {
 }
 
 /**
- * The parts of `request.url`. Every Request (undici's, Deno's, Bun's, the Node adapter's) exposes
- * its URL serialised, so for the usual shape the parts are slices of the text, and `new URL()`
- * (~2 us per request on Node 20, the largest single item of ours in a create profile,
- * docs/performance.md item 24) is left to the rest: user info, a fragment, an uppercase or
- * non-ASCII host, another scheme.
+ * The parts of `request.url`: slices of its text when the URL is plain (plain-url.ts: exactly what
+ * `new URL()` would serialise, so the slices are its parts), else `new URL()`. Not every runtime
+ * serialises `Request.url` (Deno's server keeps the raw path and Host header: `/v1/./pets`,
+ * `localhost:80`), so plainness is checked on the text itself, not assumed.
  */
 export function requestUrl(href: string): RequestUrl {
-  const plain = PLAIN_HREF.exec(href);
-  if (plain === null) return new URL(href);
-  return new PlainUrl(plain[1]!, plain[2]!, plain[3] ?? '');
+  const parts = HREF_PARTS.exec(href);
+  if (parts === null) return new URL(href);
+  const [, scheme, host, path, query = ''] = parts as unknown as [string, string, string, string, string | undefined];
+  if (!isPlainUrl(scheme, host, path + query)) return new URL(href);
+  return new PlainUrl(`${scheme}://${host}`, path, query);
 }

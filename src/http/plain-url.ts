@@ -1,9 +1,10 @@
 /**
- * A request's absolute URL as `new URL()` would serialise it, built as text where that is certain.
- * `new URL()` costs ~2 us per request on Node 20 (docs/performance.md, item 24); the usual
- * request (a lowercase host name or IPv4 address, a path and query of plain characters) needs
- * none of its normalisation: no percent-encoding, no dot segments, no default port to drop, no
- * IDNA. `test/node-target.test.ts` compares this with `new URL()` on generated inputs.
+ * URLs that are already what `new URL()` serialises them to, so that they can be built and cut as
+ * text: `new URL()` costs ~2 us per request on Node 20 (docs/performance.md, item 24), and the
+ * usual request (a lowercase host name or IPv4 address, a path and query of plain characters)
+ * needs none of its normalisation: no percent-encoding, no dot segments, no default port to drop,
+ * no IDNA. `test/node-target.test.ts` and `test/request-url.test.ts` compare with `new URL()` on
+ * generated inputs.
  */
 
 /** A host name whose last label is not a number (an IPv4 parse), or a canonical IPv4 address. */
@@ -18,9 +19,11 @@ const MAYBE_DOT_SEGMENT = /\/\.|%2e/i;
 /**
  * `${scheme}://${host}${target}` when that is already what `new URL()` gives for it, else
  * `new URL(...).href`; undefined when `new URL()` refuses it.
+ *
+ * @internal Shared with `petstore-router/node` (its lazy Request's `url`), not public API.
  */
 export function absoluteUrl(scheme: 'http' | 'https', host: string, target: string): string | undefined {
-  if (isPlain(scheme, host, target)) return `${scheme}://${host}${target}`;
+  if (isPlainUrl(scheme, host, target)) return `${scheme}://${host}${target}`;
   try {
     return new URL(`${scheme}://${host}${target}`).href;
   } catch {
@@ -28,7 +31,11 @@ export function absoluteUrl(scheme: 'http' | 'https', host: string, target: stri
   }
 }
 
-function isPlain(scheme: 'http' | 'https', host: string, target: string): boolean {
+/**
+ * Whether `new URL(`${scheme}://${host}${target}`).href` is exactly that text (`target`: the path
+ * and an optional query). False also for many that are, only never the other way.
+ */
+export function isPlainUrl(scheme: string, host: string, target: string): boolean {
   if (!PLAIN_TARGET.test(target)) return false;
   const query = target.indexOf('?');
   if (MAYBE_DOT_SEGMENT.test(query === -1 ? target : target.slice(0, query))) return false;
@@ -37,5 +44,5 @@ function isPlain(scheme: 'http' | 'https', host: string, target: string): boolea
   if (!PLAIN_HOST.test(name) || name.includes('xn--')) return false;
   if (colon === -1) return true;
   const port = host.slice(colon + 1);
-  return PLAIN_PORT.test(port) && Number(port) <= 65_535 && port !== (scheme === 'http' ? '80' : '443');
+  return PLAIN_PORT.test(port) && Number(port) <= 65_535 && port !== (scheme === 'http' ? '80' : scheme === 'https' ? '443' : '');
 }
