@@ -11,7 +11,7 @@ export type { Database, PetTable, OrderTable } from './storage/database.js';
 export type { Pet, NewPet, PetStatus, Order, NewOrder, OrderStatus } from './model.js';
 export { MAX_BODY_BYTES } from './http/body.js';
 /** @internal For `petstore-router/node` (adapters/node/lazy-request.ts); not public API. */
-export { absoluteUrl } from './http/plain-url.js';
+export { targetUrl } from './http/request-url.js';
 export { openApiDocument } from './openapi/document.js';
 export type { OpenApiOptions } from './openapi/document.js';
 export type { OpenApiDocument, OpenApiServer } from './openapi/types.js';

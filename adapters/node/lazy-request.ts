@@ -1,8 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { MAX_BODY_BYTES, absoluteUrl } from 'petstore-router';
+import { MAX_BODY_BYTES, targetUrl } from 'petstore-router';
 import { readBody } from './read-body.js';
 import { type BodyState, bodyStream } from './request.js';
+
+/** What `targetUrl` gives: the URL's parts and its `href`. */
+type ParsedUrl = NonNullable<ReturnType<typeof targetUrl>>;
+
+/**
+ * Registered by the store (src/http/request-url.ts): the parts of `url`, built here once, so the
+ * store neither parses nor checks the URL again.
+ */
+const PARSED_URL = Symbol.for('petstore-router.url');
 
 /** Registered by the store (src/http/respond.ts): we accept its lazy JSON responses. */
 const LAZY_RESPONSE_OK = Symbol.for('petstore-router.lazyResponse');
@@ -32,7 +41,7 @@ const FAST_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', '
 class NodeRequest {
   readonly #req: IncomingMessage;
   readonly #res: ServerResponse;
-  readonly #url: string;
+  readonly #url: ParsedUrl;
   readonly #state: BodyState;
   readonly #hasBody: boolean;
   #headers: Headers | undefined;
@@ -43,7 +52,7 @@ class NodeRequest {
   /** The body was read as bytes through READ_BODY. */
   #taken = false;
 
-  constructor(req: IncomingMessage, res: ServerResponse, url: string, state: BodyState, hasBody: boolean) {
+  constructor(req: IncomingMessage, res: ServerResponse, url: ParsedUrl, state: BodyState, hasBody: boolean) {
     this.#req = req;
     this.#res = res;
     this.#url = url;
@@ -56,6 +65,10 @@ class NodeRequest {
   }
 
   get url(): string {
+    return this.#url.href;
+  }
+
+  get [PARSED_URL](): ParsedUrl {
     return this.#url;
   }
 
@@ -111,7 +124,7 @@ class NodeRequest {
         init.body = body;
         init.duplex = 'half';
       }
-      this.#real = new Request(this.#url, init);
+      this.#real = new Request(this.#url.href, init);
     }
     return this.#real;
   }
@@ -218,7 +231,7 @@ export function toLazyRequest(req: IncomingMessage, res: ServerResponse, state: 
   const scheme = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
   // What undici's Request.url would be (the URL serialised after parsing); undefined where undici
   // would refuse it too: the eager path answers 400.
-  const url = absoluteUrl(scheme, host, target);
+  const url = targetUrl(scheme, host, target);
   if (url === undefined) return undefined;
   const hasBody = mayHaveBody && method !== 'GET' && method !== 'HEAD';
   return new NodeRequest(req, res, url, state, hasBody) as unknown as Request;

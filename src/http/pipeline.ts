@@ -3,7 +3,7 @@ import { createRouteMatcher } from '../routes/router.js';
 import type { RouteDefinition } from '../routes/table.js';
 import type { Authenticate } from './auth.js';
 import { ApiError, ErrorCode } from './errors.js';
-import { requestUrl } from './request-url.js';
+import { requestUrlOf } from './request-url.js';
 import { errorResponse, finalResponse, setHeaders, toApiError, withoutBody } from './respond.js';
 
 export interface PipelineOptions {
@@ -27,7 +27,7 @@ export function createPipeline({ store, routes, publicRoutes = [], authenticate,
   return async function handle(request: Request): Promise<Response> {
     let routeHeaders: Record<string, string> | undefined;
     try {
-      const url = requestUrl(request.url);
+      const url = requestUrlOf(request);
       const path = url.pathname;
       if (base !== '' && path !== base && !path.startsWith(`${base}/`)) throw notFound();
       const found = match(request.method, path);

@@ -17,21 +17,6 @@ const PLAIN_TARGET = /^\/[A-Za-z0-9\-._~!$&()*+,;=:@/%]*(?:\?[A-Za-z0-9\-._~!$&(
 const MAYBE_DOT_SEGMENT = /\/\.|%2e/i;
 
 /**
- * `${scheme}://${host}${target}` when that is already what `new URL()` gives for it, else
- * `new URL(...).href`; undefined when `new URL()` refuses it.
- *
- * @internal Shared with `petstore-router/node` (its lazy Request's `url`), not public API.
- */
-export function absoluteUrl(scheme: 'http' | 'https', host: string, target: string): string | undefined {
-  if (isPlainUrl(scheme, host, target)) return `${scheme}://${host}${target}`;
-  try {
-    return new URL(`${scheme}://${host}${target}`).href;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
  * Whether `new URL(`${scheme}://${host}${target}`).href` is exactly that text (`target`: the path
  * and an optional query). False also for many that are, only never the other way.
  */

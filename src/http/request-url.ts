@@ -10,10 +10,14 @@ export interface RequestUrl {
 /** An http(s) URL's scheme, host, path and optional query, with no user info and no fragment. */
 const HREF_PARTS = /^(https?):\/\/([^/?#@]*)(\/[^?#]*)(\?[^#]*)?$/;
 
+/** A {@link RequestUrl} with the serialised URL it stands for (a `URL` is one). */
+export type ParsedUrl = RequestUrl & { readonly href: string };
+
 /** The parts of a plain href; the query is parsed only if a route reads it. */
-class PlainUrl implements RequestUrl {
+class PlainUrl implements ParsedUrl {
   #params: URLSearchParams | undefined;
   constructor(
+    readonly href: string,
     readonly origin: string,
     readonly pathname: string,
     private readonly search: string,
@@ -22,6 +26,19 @@ class PlainUrl implements RequestUrl {
   get searchParams(): URLSearchParams {
     return (this.#params ??= new URLSearchParams(this.search));
   }
+}
+
+/**
+ * A server adapter of ours (adapters/node) hands the store, under this registered symbol, the
+ * {@link ParsedUrl} it built `request.url` from (see {@link targetUrl}), so the URL is checked or
+ * parsed once per request, not twice. Used only while its `href` is still `request.url`.
+ */
+const PARSED_URL = Symbol.for('petstore-router.url');
+
+/** The parts of a request's URL: the adapter's (see PARSED_URL), else {@link requestUrl}. */
+export function requestUrlOf(request: Request): RequestUrl {
+  const given = (request as Request & { [PARSED_URL]?: ParsedUrl })[PARSED_URL];
+  return given !== undefined && given.href === request.url ? given : requestUrl(request.url);
 }
 
 /**
@@ -35,5 +52,26 @@ export function requestUrl(href: string): RequestUrl {
   if (parts === null) return new URL(href);
   const [, scheme, host, path, query = ''] = parts as unknown as [string, string, string, string, string | undefined];
   if (!isPlainUrl(scheme, host, path + query)) return new URL(href);
-  return new PlainUrl(`${scheme}://${host}`, path, query);
+  return new PlainUrl(href, `${scheme}://${host}`, path, query);
+}
+
+/**
+ * The URL of a request to `host` for `target` (path and query) as `new URL()` serialises it, with
+ * its parts: built as text when it is plain (plain-url.ts), else parsed; undefined where
+ * `new URL()` refuses it.
+ *
+ * @internal Shared with `petstore-router/node` (its lazy Request's `url`, handed over under
+ * PARSED_URL), not public API.
+ */
+export function targetUrl(scheme: 'http' | 'https', host: string, target: string): ParsedUrl | undefined {
+  if (isPlainUrl(scheme, host, target)) {
+    const query = target.indexOf('?');
+    const origin = `${scheme}://${host}`;
+    return query === -1 ? new PlainUrl(origin + target, origin, target, '') : new PlainUrl(origin + target, origin, target.slice(0, query), target.slice(query));
+  }
+  try {
+    return new URL(`${scheme}://${host}${target}`);
+  } catch {
+    return undefined;
+  }
 }

@@ -27,11 +27,8 @@ export async function seedPets(db: Kysely<Database>, count: number): Promise<voi
  * 120 us per request across rounds, Fastify's between 84 and 106 (docs/performance.md).
  */
 export async function settlePets(db: Kysely<Database>, count: number): Promise<void> {
-  const { rows } = await sql<{ n: string }>`select count(*)::text as n from petstore_pets where id > ${count}`.execute(db);
-  if (rows[0]!.n !== '0') {
-    await sql`delete from petstore_pets where id > ${count}`.execute(db);
-    await sql`vacuum petstore_pets`.execute(db);
-  }
+  const { numAffectedRows } = await sql`delete from petstore_pets where id > ${count}`.execute(db);
+  if (numAffectedRows !== 0n) await sql`vacuum petstore_pets`.execute(db);
   await sql`checkpoint`.execute(db);
 }
 
