@@ -48,7 +48,10 @@ export function createNodeHandler(handler: FetchHandler, options: NodeHandlerOpt
 }
 
 async function handle(handler: FetchHandler, req: IncomingMessage, res: ServerResponse, onError: (error: unknown) => void) {
-  if (lacksRequiredHost(req)) return writeError(res, 400, ErrorCode.invalidRequest, 'an HTTP/1.1 request must carry a Host header', true);
+  if (lacksRequiredHost(req)) {
+    writeError(res, 400, ErrorCode.invalidRequest, 'an HTTP/1.1 request must carry a Host header', true);
+    return;
+  }
   const body: BodyState = { started: false, overCap: false };
   let request: Request;
   // The lazy request builds headers, signal and the undici Request only if the handler reads them;
