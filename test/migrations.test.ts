@@ -6,6 +6,7 @@ import { type Database, MIGRATION_LOCK_TABLE, MIGRATION_TABLE, migrate } from '.
 import { createPostgresDatabase } from '../src/pg.js';
 import { migrations } from '../src/storage/migrations/index.js';
 import { sharedPGlite } from './helpers/db.js';
+import { postgresTest } from './helpers/postgres-test.js';
 
 test('migrate is idempotent: a second run applies nothing', async () => {
   const db = await sharedPGlite(); // already migrated once by createPGliteDatabase
@@ -42,9 +43,7 @@ test('a host application\'s own Kysely migrations live beside ours without colli
   await db.schema.dropTable('kysely_migration_lock').execute();
 });
 
-const url = process.env.DATABASE_URL;
-test('on PostgreSQL, several processes migrating at once all succeed and apply each migration once', async () => {
-  if (!url) return console.log('migrations: DATABASE_URL unset, PostgreSQL case skipped');
+postgresTest(test, 'on PostgreSQL, several processes migrating at once all succeed and apply each migration once', async (url) => {
   // A fresh database (not a schema: Kysely's Migrator looks for its tables in every schema).
   const name = `petstore_migrate_${process.pid}_${Date.now()}`;
   const admin = await createPostgresDatabase(url, { migrate: false });

@@ -12,6 +12,7 @@ import { createPGliteDatabase } from '../src/pglite.js';
 import type { Database } from '../src/storage/database.js';
 import { findPet, insertPet, listPets } from '../src/storage/pets.js';
 import { resetDatabase } from './helpers/db.js';
+import { postgresTest } from './helpers/postgres-test.js';
 
 /** A plugin that changes nothing but records the rows it is shown (objects or arrays). */
 class RowWatcher implements KyselyPlugin {
@@ -81,9 +82,7 @@ test('PGlite: pet statements ask for array rows, and answer the same records as 
   await pglite.close();
 });
 
-const url = process.env.DATABASE_URL;
-test('PostgreSQL (a pool we create): pet rows are decoded as arrays, never by pg\'s shared object decoder', async () => {
-  if (!url) return console.log('row-mode: DATABASE_URL unset, PostgreSQL case skipped');
+postgresTest(test, 'PostgreSQL (a pool we create): pet rows are decoded as arrays, never by pg\'s shared object decoder', async (url) => {
   const db = await createPostgresDatabase(url);
   await seed(db);
   const proto = pg.Result.prototype as unknown as Record<'parseRow' | '_parseRowAsArray', (this: unknown, row: unknown[]) => unknown>;

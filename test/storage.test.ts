@@ -8,6 +8,7 @@ import { createPGliteDatabase } from '../src/pglite.js';
 import { listPets } from '../src/storage/pets.js';
 import { resetDatabase, sharedPGlite } from './helpers/db.js';
 import { KEY } from './helpers/harness.js';
+import { postgresTest } from './helpers/postgres-test.js';
 
 test('PGlite: a transaction that rolls back while another request inserts loses nothing and mixes nothing', async () => {
   const db = await sharedPGlite();
@@ -88,9 +89,7 @@ test('createPGliteDatabase refuses both pglite and dataDir', async () => {
   }
 });
 
-const url = process.env.DATABASE_URL;
-test('PostgreSQL: a Pool passed in keeps its own parsers and stays open; ids are still exact', async () => {
-  if (!url) return console.log('storage: DATABASE_URL unset, PostgreSQL case skipped');
+postgresTest(test, 'PostgreSQL: a Pool passed in keeps its own parsers and stays open; ids are still exact', async (url) => {
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   const db = await createPostgresDatabase(pool);
   await resetDatabase(db);

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from 'petstore-router';
 import { writeError } from './errors.js';
+import { lacksRequiredHost } from './host-header.js';
 import { toLazyRequest } from './lazy-request.js';
 import { type BodyState, toRequest } from './request.js';
 import { writeResponse } from './response.js';
@@ -47,6 +48,10 @@ export function createNodeHandler(handler: FetchHandler, options: NodeHandlerOpt
 }
 
 async function handle(handler: FetchHandler, req: IncomingMessage, res: ServerResponse, onError: (error: unknown) => void) {
+  if (lacksRequiredHost(req)) {
+    writeError(res, 400, ErrorCode.invalidRequest, 'an HTTP/1.1 request must carry a Host header', true);
+    return;
+  }
   const body: BodyState = { started: false, overCap: false };
   let request: Request;
   // The lazy request builds headers, signal and the undici Request only if the handler reads them;

@@ -62,6 +62,8 @@ export async function serve(handler: FetchHandler, options: ServeOptions = {}): 
     // Node checks the two timeouts above only every 30 s by default: a 10 s limit would let a
     // slow client hold a connection for up to 40 s.
     connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(headersTimeout / 4))),
+    // Node's own 400 to an HTTP/1.1 request without Host has an empty body: the bridge answers it.
+    requireHostHeader: false,
   });
 
   const listener = createNodeHandler(handler, options);

@@ -5,12 +5,15 @@ import type { Database, PetStoreOptions } from '../../src/index.js';
 import { parseJson } from '../../src/http/json-parse.js';
 import { resetDatabase } from '../helpers/db.js';
 import { type Call, type Transport, openStore } from '../helpers/harness.js';
+import { skippedSuite } from '../helpers/postgres-test.js';
 
 /** What a behavioural run is made of: how requests travel, and which database backs the store. */
 export interface BehaviourRun {
   label: string;
   transport: Transport;
   getDb: () => Promise<Kysely<Database>>;
+  /** Register every test with `test.skip` (PostgreSQL outside CI without DATABASE_URL). */
+  skipped?: boolean;
 }
 
 export interface AreaContext {
@@ -22,6 +25,7 @@ export interface AreaContext {
 /** A uvu suite for one area of the API: one store for the area, an empty database per test. */
 export function area(run: BehaviourRun, name: string, options: Partial<PetStoreOptions> = {}): Test<AreaContext> {
   const test = suite<AreaContext>(`${run.label} › ${name}`, {} as AreaContext);
+  if (run.skipped) return skippedSuite(test);
   test.before(async (ctx) => {
     ctx.db = await run.getDb();
     const opened = await openStore(run.transport, ctx.db, options);

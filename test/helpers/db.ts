@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../src/index.js';
 import { createPostgresDatabase } from '../../src/pg.js';
 import { createPGliteDatabase } from '../../src/pglite.js';
+import { databaseUrl } from './postgres-test.js';
 
 /**
  * One in-memory PGlite per test process: `PGlite.create()` runs initdb (seconds), so test files
@@ -16,11 +17,8 @@ export function sharedPGlite(): Promise<Kysely<Database>> {
 /** PostgreSQL from DATABASE_URL, or undefined when unset (CI always sets it; see .ci/run). */
 let postgres: Promise<Kysely<Database>> | undefined;
 export function sharedPostgres(): Promise<Kysely<Database>> | undefined {
-  const url = process.env.DATABASE_URL;
-  if (!url) {
-    if (process.env.CI) throw new Error('DATABASE_URL must be set in CI: the PostgreSQL run may not be skipped');
-    return undefined;
-  }
+  const url = databaseUrl();
+  if (!url) return undefined;
   postgres ??= createPostgresDatabase(url);
   return postgres;
 }

@@ -1,6 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { assertEveryAcknowledgedListedOnce, createPets, listAll, send, sleep, within } from './helpers/load.js';
+import { postgresTest } from '../helpers/postgres-test.js';
 import { onFreshDatabase } from './helpers/postgres.js';
 import { assertNoKeyInLogs, killHard, startServer, stopGracefully, tempDataDir } from './helpers/server.js';
 
@@ -41,8 +42,8 @@ test('kill -9 mid-write, restart on the same PGlite data directory: every acknow
   await crashAndRestart('pglite', ['--data-dir', tempDataDir()]);
 });
 
-test('kill -9 mid-write, restart on the same PostgreSQL database: every acknowledged pet is there, unchanged', async () => {
-  await onFreshDatabase('crash', (url) => crashAndRestart('postgres', ['--database', url]));
+postgresTest(test, 'kill -9 mid-write, restart on the same PostgreSQL database: every acknowledged pet is there, unchanged', async (url) => {
+  await onFreshDatabase(url, 'crash', (fresh) => crashAndRestart('postgres', ['--database', fresh]));
 });
 
 test.run();

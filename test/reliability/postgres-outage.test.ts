@@ -1,11 +1,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { assertEveryAcknowledgedListedOnce, createPets, listAll, percentile, sleep, within } from './helpers/load.js';
-import { freshDatabase, postgresUrl } from './helpers/postgres.js';
+import { freshDatabase } from './helpers/postgres.js';
+import { postgresTest } from '../helpers/postgres-test.js';
 import { startProxy } from './helpers/proxy.js';
 import { assertNoKeyInLogs, startServer, stopGracefully } from './helpers/server.js';
 
-const url = postgresUrl();
 
 /**
  * PostgreSQL goes away under load, twice, behind a TCP proxy (the cluster itself keeps running
@@ -13,8 +13,7 @@ const url = postgresUrl();
  * connect (accepted, never answered). The standalone server answers 503 + Retry-After quickly,
  * recovers by itself, and loses nothing it acknowledged.
  */
-test('PostgreSQL outage under load: quick 503s with Retry-After, recovery without a restart, nothing acknowledged lost', async () => {
-  if (!url) return console.log('  (skipped: no DATABASE_URL)');
+postgresTest(test, 'PostgreSQL outage under load: quick 503s with Retry-After, recovery without a restart, nothing acknowledged lost', async (url) => {
   const db = await freshDatabase(url, 'outage');
   const target = new URL(db.url);
   const proxy = await startProxy(target.hostname, Number(target.port || 5432));

@@ -5,15 +5,13 @@ import { createPetStore } from '../../src/index.js';
 import { createPostgresDatabase } from '../../src/pg.js';
 import { isDatabaseUnavailable } from '../../src/storage/driver-errors.js';
 import { sleep, within } from './helpers/load.js';
-import { freshDatabase, postgresUrl } from './helpers/postgres.js';
+import { freshDatabase } from './helpers/postgres.js';
+import { postgresTest } from '../helpers/postgres-test.js';
 import { startProxy } from './helpers/proxy.js';
 import { KEY } from './helpers/server.js';
 
-const url = postgresUrl();
-const skip = () => console.log('  (skipped: no DATABASE_URL)');
 
-test('the pool created from a URL has a 10 s statement timeout', async () => {
-  if (!url) return skip();
+postgresTest(test, 'the pool created from a URL has a 10 s statement timeout', async (url) => {
   const db = await createPostgresDatabase(url);
   try {
     const { rows } = await sql<{ statement_timeout: string }>`show statement_timeout`.execute(db);
@@ -23,8 +21,7 @@ test('the pool created from a URL has a 10 s statement timeout', async () => {
   }
 });
 
-test('a slow query is cut by the statement timeout (here 1 s): the connection is freed, the API answers 503 + Retry-After', async () => {
-  if (!url) return skip();
+postgresTest(test, 'a slow query is cut by the statement timeout (here 1 s): the connection is freed, the API answers 503 + Retry-After', async (url) => {
   const target = await freshDatabase(url, 'slow');
   const db = await createPostgresDatabase({ connectionString: target.url, statement_timeout: 1_000, max: 2 });
   const locker = await createPostgresDatabase(target.url, { migrate: false });
@@ -62,8 +59,7 @@ test('a slow query is cut by the statement timeout (here 1 s): the connection is
   }
 });
 
-test('a connection lost while checked out between two queries does not crash the process (regression)', async () => {
-  if (!url) return skip();
+postgresTest(test, 'a connection lost while checked out between two queries does not crash the process (regression)', async (url) => {
   const target = new URL(url);
   const proxy = await startProxy(target.hostname, Number(target.port || 5432));
   const proxied = new URL(url);

@@ -2,6 +2,7 @@ import { connect } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { assertEveryAcknowledgedListedOnce, createPets, listAll, sleep, within } from './helpers/load.js';
+import { postgresTest } from '../helpers/postgres-test.js';
 import { onFreshDatabase } from './helpers/postgres.js';
 import { KEY, type Server, assertNoKeyInLogs, exitWithin, startServer, stopGracefully, tempDataDir } from './helpers/server.js';
 
@@ -97,8 +98,8 @@ test('SIGTERM under load (PGlite): in-flight requests finish, new connections re
   await sigtermUnderLoad('pglite', ['--data-dir', tempDataDir()]);
 });
 
-test('SIGTERM under load (PostgreSQL): in-flight requests finish, new connections refused, exit 0, nothing acknowledged lost', async () => {
-  await onFreshDatabase('sigterm', (url) => sigtermUnderLoad('postgres', ['--database', url]));
+postgresTest(test, 'SIGTERM under load (PostgreSQL): in-flight requests finish, new connections refused, exit 0, nothing acknowledged lost', async (url) => {
+  await onFreshDatabase(url, 'sigterm', (fresh) => sigtermUnderLoad('postgres', ['--database', fresh]));
 });
 
 test.run();

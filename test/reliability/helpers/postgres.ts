@@ -2,16 +2,6 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
 /**
- * The PostgreSQL server of DATABASE_URL, or undefined (the test is skipped) when unset outside
- * CI. In CI (CI=true) a missing DATABASE_URL throws: PostgreSQL tests may not be skipped there.
- */
-export function postgresUrl(): string | undefined {
-  const url = process.env.DATABASE_URL;
-  if (!url && process.env.CI) throw new Error('DATABASE_URL must be set in CI: the PostgreSQL reliability tests may not be skipped');
-  return url || undefined;
-}
-
-/**
  * A new, empty database on the server of `url` (so tests never see each other's pets), and a
  * function that drops it (WITH (FORCE): a killed server's connections may linger).
  */
@@ -24,12 +14,10 @@ export async function freshDatabase(url: string, label: string): Promise<{ url: 
 }
 
 /**
- * Runs `fn` on a fresh database of DATABASE_URL's server, then drops it; outside CI with no
- * DATABASE_URL it says the test was skipped (in CI `postgresUrl()` throws instead).
+ * Runs `fn` on a fresh database of the server of `url`, then drops it. Register the test with
+ * `postgresTest` (test/helpers/postgres-test.ts), which gives the url or marks the test skipped.
  */
-export async function onFreshDatabase(label: string, fn: (url: string) => Promise<void>): Promise<void> {
-  const url = postgresUrl();
-  if (!url) return console.log('  (skipped: no DATABASE_URL)');
+export async function onFreshDatabase(url: string, label: string, fn: (url: string) => Promise<void>): Promise<void> {
   const db = await freshDatabase(url, label);
   try {
     await fn(db.url);
