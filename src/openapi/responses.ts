@@ -66,8 +66,11 @@ export const headers: Record<string, JsonObject> = {
   },
 };
 
-/** The headers of every answer of the deprecated `getPet` after authentication (RFC 9745, RFC 8594). */
-export function deprecationHeaders(deprecatedAt: Date, sunsetAt: Date): Record<string, JsonObject> {
+/**
+ * The headers of every answer of a deprecated operation after authentication (RFC 9745, RFC
+ * 8594), given its successor's path (`/pets`) and how to name it in prose.
+ */
+export function deprecationHeaders(deprecatedAt: Date, sunsetAt: Date, successorPath: string, successor: string): Record<string, JsonObject> {
   return {
     Deprecation: {
       description: 'RFC 9745: when the operation was deprecated, as `@<unix seconds>`.',
@@ -80,9 +83,9 @@ export function deprecationHeaders(deprecatedAt: Date, sunsetAt: Date): Record<s
       schema: { type: 'string', examples: [sunsetAt.toUTCString()] },
     },
     Link: {
-      description: 'The successor: `GET /pets` with the `status` filter.',
+      description: `The successor: ${successor}.`,
       required: true,
-      schema: { type: 'string', pattern: '^<[^>]+/pets>; rel="successor-version"$' },
+      schema: { type: 'string', pattern: `^<[^>]+${successorPath}>; rel="successor-version"$` },
     },
   };
 }
