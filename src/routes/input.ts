@@ -86,6 +86,11 @@ export function compileHandler(documentation: RouteDocumentation, spec: RouteSpe
   const headers = entriesOf(shape.headers);
   const body = shape.body?.schema;
   const { refine, handler } = spec;
+  const inPath = [...documentation.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]).sort();
+  const declared = Object.keys(shape.params ?? {}).sort();
+  if (inPath.join() !== declared.join()) {
+    throw new TypeError(`petstore-router: ${documentation.operationId}: the path names [${inPath}] but request.params declares [${declared}]`);
+  }
   const template = documentation.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
   const gone = deprecation && `${documentation.method} ${template} has been removed; use ${deprecation.successor.method} ${deprecation.successor.path}`;
 
