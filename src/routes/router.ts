@@ -1,6 +1,8 @@
 import { Router } from 'itty-router';
 import type { RouteDefinition } from './table.js';
 
+const NO_PARAMS: Record<string, string> = Object.freeze({});
+
 export type RouteMatch =
   | { route: RouteDefinition; params: Record<string, string> }
   | { route?: undefined; allow: string }
@@ -28,7 +30,8 @@ export function createRouteMatcher(table: readonly RouteDefinition[], basePath: 
     for (const c of compiled) {
       const m = c.regex.exec(pathname);
       if (!m) continue;
-      if (c.method === wanted) return { route: c.route, params: { ...m.groups } };
+      // The match's own groups object (fresh per exec), not a copy: the definition parses it.
+      if (c.method === wanted) return { route: c.route, params: m.groups ?? NO_PARAMS };
       (allow ??= new Set()).add(c.method);
       if (c.method === 'GET') allow.add('HEAD');
     }
