@@ -10,6 +10,8 @@ import { routes } from '../../src/routes/table.js';
 /** One request per operation that reaches its handler with valid input. */
 export interface SampleRequest {
   operationId: string;
+  /** Served without a key (`public: true`). */
+  public: boolean;
   method: string;
   /** Under the default base path `/v1`. */
   path: string;
@@ -40,6 +42,7 @@ export function sampleRequests(): SampleRequest[] {
   const components = openApiDocument().components.schemas as Record<string, Schema>;
   return routes.map((route) => ({
     operationId: route.operationId,
+    public: route.public === true,
     method: route.method,
     path: concretePath(route.path),
     ...(route.request?.body ? { body: JSON.stringify(sample({ $ref: route.request.body.component }, components)) } : {}),
