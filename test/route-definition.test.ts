@@ -35,6 +35,12 @@ const route = defineRoute({
     const limit: number = input.query.limit;
     const mode: 'fast' | 'slow' | undefined = input.headers['X-Mode'];
     const name: string = input.body.name;
+    // Not `any`: a wrong type or an undeclared parameter is a type error.
+    // @ts-expect-error thingId is a bigint
+    const wrong: string = input.params.thingId;
+    // @ts-expect-error no such query parameter
+    void input.query.offset;
+    void wrong;
     seen.push({ id, limit, mode, name });
     return jsonResponse(200, '{}');
   },
