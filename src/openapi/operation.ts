@@ -38,7 +38,7 @@ function response(status: string, spec: ErrorResponseName | SuccessResponse, rou
     return routeHeaders ? { ...described, headers: { ...described.headers, ...routeHeaders } } : described;
   }
   if (!routeHeaders || status === '401') return { $ref: `#/components/responses/${spec}` };
-  const inline = errorResponse(errorKinds[spec]!);
+  const inline = errorResponse(errorKinds[spec]);
   return { ...inline, headers: { ...inline.headers, ...routeHeaders } };
 }
 

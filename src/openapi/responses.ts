@@ -97,8 +97,8 @@ interface ErrorKind {
   headers?: Record<string, JsonObject>;
 }
 
-/** Every error status the pipeline can answer, by component name. */
-export const errorKinds: Record<string, ErrorKind> = {
+/** Every error status the pipeline can answer, by component name (a definition's `responses` name them). */
+export const errorKinds = {
   BadRequest: {
     status: 400,
     codes: [ErrorCode.invalidRequest, ErrorCode.invalidJson],
@@ -142,7 +142,7 @@ export const errorKinds: Record<string, ErrorKind> = {
     description: 'The database cannot be reached; retry later.',
     headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
   },
-};
+} satisfies Record<string, ErrorKind>;
 
 /** One error response object; `extraHeaders` for operations that add their own (getPet). */
 export function errorResponse(kind: ErrorKind, extraHeaders?: Record<string, JsonObject>): JsonObject {

@@ -1,22 +1,13 @@
 import type * as v from 'valibot';
 import type { RouteHandler, RouteRequest } from '../context.js';
 import type { ErrorDetail } from '../http/errors.js';
+import type { errorKinds } from '../openapi/responses.js';
 import type { JsonObject } from '../openapi/types.js';
 import type { ParsedOptional, ParsedPath, TextParams } from '../schemas/param.js';
 import { compileHandler } from './input.js';
 
-/** An error answer, by its name in `components.responses` (src/openapi/responses.ts). */
-export type ErrorResponseName =
-  | 'BadRequest'
-  | 'Unauthorized'
-  | 'NotFound'
-  | 'Conflict'
-  | 'Gone'
-  | 'PayloadTooLarge'
-  | 'UnsupportedMediaType'
-  | 'UnprocessableContent'
-  | 'InternalError'
-  | 'ServiceUnavailable';
+/** An error answer, by its name in `components.responses` (`errorKinds` in src/openapi/responses.ts). */
+export type ErrorResponseName = keyof typeof errorKinds;
 
 /** A success answer of an operation, as the document describes it. */
 export interface SuccessResponse {
