@@ -17,7 +17,10 @@ export type RouteMatch =
  */
 export function createRouteMatcher(table: readonly RouteDefinition[], basePath: string) {
   const router = Router({ base: basePath });
-  for (const route of table) router[route.method.toLowerCase()]!(route.path, () => route);
+  // Paths without parameters first, so `/pets/search` would win over `/pets/:petId` whatever the
+  // table's order (the sort is stable: otherwise the table's order).
+  const ordered = [...table].sort((a, b) => Number(a.path.includes(':')) - Number(b.path.includes(':')));
+  for (const route of ordered) router[route.method.toLowerCase()]!(route.path, () => route);
   const compiled = router.routes.map(([method, regex, handlers]) => ({
     method,
     regex,
