@@ -5,6 +5,7 @@ import type { RouteRequest, StoreContext } from '../src/context.js';
 import { ApiError } from '../src/http/errors.js';
 import { requestUrlOf } from '../src/http/request-url.js';
 import { jsonResponse } from '../src/http/respond.js';
+import { operationObject } from '../src/openapi/operation.js';
 import { defineRoute } from '../src/routes/define.js';
 import { int64Path } from '../src/schemas/int64.js';
 import { textParam } from '../src/schemas/param.js';
@@ -89,6 +90,21 @@ test('a definition whose path and params disagree is refused at definition time'
     () => defineRoute({ method: 'GET', path: '/a/:id', operationId: 'a', summary: 'a', description: 'a', tags: [], responses: {}, handler: async () => jsonResponse(200, '{}') }),
     /path names \[id\] but request\.params declares \[\]/,
   );
+});
+
+test('the document reads the definition: parameters of every location, body, responses, media type, public', () => {
+  const op = operationObject(route, () => ({}));
+  assert.equal(op.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`), ['path:thingId', 'query:limit', 'header:X-Mode']);
+  assert.equal(op.requestBody.content['application/json'].schema, { $ref: '#/components/schemas/Thing' });
+  assert.equal(Object.keys(op.responses), ['200', '400', '401']);
+  const page = defineRoute({
+    method: 'GET', path: '/docs', operationId: 'getDocs', summary: 'Docs', description: 'HTML.', tags: ['meta'], public: true,
+    responses: { '200': { description: 'The page.', mediaType: 'text/html', body: { type: 'string' } } },
+    handler: async () => jsonResponse(200, '{}'),
+  });
+  const docs = operationObject(page, () => ({}));
+  assert.equal(docs.responses['200'].content, { 'text/html': { schema: { type: 'string' } } });
+  assert.equal(docs.security, []);
 });
 
 test.run();

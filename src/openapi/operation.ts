@@ -24,7 +24,8 @@ function success(response: SuccessResponse): JsonObject {
   const { body } = response;
   const schema = typeof body === 'string' ? schemaRef(body) : Array.isArray(body) ? { type: 'array', items: schemaRef(body[0]) } : (body as JsonObject);
   const headers = response.headers && Object.fromEntries(Object.entries(response.headers).map(([name, component]) => [name, { $ref: `#/components/headers/${component}` }]));
-  return { description: response.description, ...(headers ? { headers } : {}), content: json(schema) };
+  const content = response.mediaType === undefined ? json(schema) : { [response.mediaType]: { schema } };
+  return { description: response.description, ...(headers ? { headers } : {}), content };
 }
 
 /**

@@ -12,8 +12,10 @@ export type ErrorResponseName = keyof typeof errorKinds;
 /** A success answer of an operation, as the document describes it. */
 export interface SuccessResponse {
   description: string;
-  /** JSON body: a `components.schemas` name, `[name]` for a plain array of it, or a JSON Schema. */
+  /** The body: a `components.schemas` name, `[name]` for a plain array of it, or a JSON Schema. */
   body: string | readonly [string] | JsonObject;
+  /** The body's media type. @default 'application/json' */
+  mediaType?: string;
   /** Header name to its `components.headers` name, e.g. `{ Link: 'LinkNext' }`. */
   headers?: Readonly<Record<string, string>>;
 }
