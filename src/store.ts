@@ -120,8 +120,11 @@ export function createPetStore(options: PetStoreOptions): PetStore {
   }
   const handle = createPipeline({
     store,
-    routes,
-    publicRoutes: options.openapi === false ? [] : [openApiRoute({ ...store.deprecation, basePath: store.basePath, servers: openApiServers(options) })],
+    routes: routes.filter((route) => !route.public),
+    publicRoutes: [
+      ...routes.filter((route) => route.public),
+      ...(options.openapi === false ? [] : [openApiRoute({ ...store.deprecation, basePath: store.basePath, servers: openApiServers(options) })]),
+    ],
     authenticate: createAuthenticator(options.keys),
     onError: options.onError ?? defaultOnError,
   });

@@ -1,6 +1,7 @@
 import { DEFAULT_DEPRECATED_AT, DEFAULT_SUNSET_AT } from '../deprecation.js';
-import { type RouteDefinition, routes } from '../routes/table.js';
-import { type OperationShape, operationShapes } from './operations.js';
+import type { RouteDocumentation } from '../routes/define.js';
+import { routes } from '../routes/table.js';
+import { operationObject, toTemplate } from './operation.js';
 import { deprecationHeaders, errorResponses, errorSchemas, headers } from './responses.js';
 import { resourceSchemas } from './schemas.js';
 import type { JsonObject, OpenApiDocument, OpenApiServer } from './types.js';
@@ -8,6 +9,18 @@ import type { JsonObject, OpenApiDocument, OpenApiServer } from './types.js';
 /** Where the store serves its own document, relative to the base path. */
 export const DOCUMENT_PATH = '/openapi.json';
 export const DOCUMENT_OPERATION_ID = 'getOpenApiDocument';
+
+/** `GET /openapi.json`, described like every other operation; route.ts gives it its handler. */
+export const DOCUMENT_ROUTE: RouteDocumentation = {
+  method: 'GET',
+  path: DOCUMENT_PATH,
+  operationId: DOCUMENT_OPERATION_ID,
+  summary: 'This OpenAPI document',
+  description: 'This document. Served without a key; turn it off with the `openapi: false` option.',
+  tags: ['meta'],
+  public: true,
+  responses: { '200': { description: 'The OpenAPI 3.1 document.', body: { type: 'object' } } },
+};
 
 /** Options of {@link openApiDocument}. */
 export interface OpenApiOptions {
@@ -41,45 +54,8 @@ export function defaultServers(basePath: string): OpenApiServer[] {
   ];
 }
 
-const SELF: OperationShape = {
-  tags: ['meta'],
-  description: 'This document. Served without a key; turn it off with the `openapi: false` option.',
-  responses: {
-    '200': { description: 'The OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } },
-  },
-};
-
-const SELF_ROUTE = { method: 'GET', path: DOCUMENT_PATH, operationId: DOCUMENT_OPERATION_ID, summary: 'This OpenAPI document' };
-
-/** `/pets/:petId` (itty-router) to `/pets/{petId}` (OpenAPI). */
-const toTemplate = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-
-function operation(route: Pick<RouteDefinition, 'operationId' | 'summary' | 'deprecated' | 'stability'>, shape: OperationShape, routeHeaders: Record<string, JsonObject>): JsonObject {
-  const responses = shape.routeHeaders
-    ? Object.fromEntries(
-        Object.entries(shape.responses).map(([status, response]) => [
-          status,
-          // 401 is answered before the route is known, so it never carries the route's headers.
-          status === '401' ? response : { ...response, headers: { ...response.headers, ...routeHeaders } },
-        ]),
-      )
-    : shape.responses;
-  return {
-    operationId: route.operationId,
-    summary: route.summary,
-    description: shape.description,
-    tags: shape.tags,
-    ...(route.deprecated ? { deprecated: true } : {}),
-    ...(route.stability ? { 'x-stability': route.stability } : {}),
-    ...(shape.parameters ? { parameters: shape.parameters } : {}),
-    ...(shape.requestBody ? { requestBody: shape.requestBody } : {}),
-    ...(route.operationId === DOCUMENT_OPERATION_ID ? { security: [] } : {}),
-    responses,
-  };
-}
-
 /**
- * Builds the OpenAPI 3.1 document of the API from the route table and the valibot schemas. The
+ * Builds the OpenAPI 3.1 document of the API from the route definitions and the valibot schemas. The
  * result is plain JSON (no bigint): `JSON.stringify` it as is.
  *
  * @example
@@ -91,15 +67,14 @@ function operation(route: Pick<RouteDefinition, 'operationId' | 'summary' | 'dep
  */
 export function openApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
   const basePath = (options.basePath ?? '/v1').replace(/\/+$/, '');
-  const shapes = operationShapes();
-  const routeHeaders = deprecationHeaders(options.deprecatedAt ?? DEFAULT_DEPRECATED_AT, options.sunsetAt ?? DEFAULT_SUNSET_AT);
+  const deprecatedAt = options.deprecatedAt ?? DEFAULT_DEPRECATED_AT;
+  const sunsetAt = options.sunsetAt ?? DEFAULT_SUNSET_AT;
+  const routeHeaders = (successorPath: string, successor: string) => deprecationHeaders(deprecatedAt, sunsetAt, successorPath, successor);
   const paths: Record<string, Record<string, JsonObject>> = {};
-  const table = options.describeSelf === false ? routes : [...routes, SELF_ROUTE];
+  const table = options.describeSelf === false ? routes : [...routes, DOCUMENT_ROUTE];
   for (const route of table) {
-    const shape = route.operationId === DOCUMENT_OPERATION_ID ? SELF : shapes[route.operationId];
-    if (!shape) throw new Error(`petstore-router: the OpenAPI document does not describe ${route.operationId}`);
     const item = (paths[toTemplate(route.path)] ??= {});
-    item[route.method.toLowerCase()] = operation(route as RouteDefinition, shape, routeHeaders);
+    item[route.method.toLowerCase()] = operationObject(route, routeHeaders);
   }
   return {
     openapi: '3.1.0',

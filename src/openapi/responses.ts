@@ -66,8 +66,11 @@ export const headers: Record<string, JsonObject> = {
   },
 };
 
-/** The headers of every answer of the deprecated `getPet` after authentication (RFC 9745, RFC 8594). */
-export function deprecationHeaders(deprecatedAt: Date, sunsetAt: Date): Record<string, JsonObject> {
+/**
+ * The headers of every answer of a deprecated operation after authentication (RFC 9745, RFC
+ * 8594), given its successor's path (`/pets`) and how to name it in prose.
+ */
+export function deprecationHeaders(deprecatedAt: Date, sunsetAt: Date, successorPath: string, successor: string): Record<string, JsonObject> {
   return {
     Deprecation: {
       description: 'RFC 9745: when the operation was deprecated, as `@<unix seconds>`.',
@@ -80,9 +83,9 @@ export function deprecationHeaders(deprecatedAt: Date, sunsetAt: Date): Record<s
       schema: { type: 'string', examples: [sunsetAt.toUTCString()] },
     },
     Link: {
-      description: 'The successor: `GET /pets` with the `status` filter.',
+      description: `The successor: ${successor}.`,
       required: true,
-      schema: { type: 'string', pattern: '^<[^>]+/pets>; rel="successor-version"$' },
+      schema: { type: 'string', pattern: `^<[^>]+${successorPath}>; rel="successor-version"$` },
     },
   };
 }
@@ -94,8 +97,8 @@ interface ErrorKind {
   headers?: Record<string, JsonObject>;
 }
 
-/** Every error status the pipeline can answer, by component name. */
-export const errorKinds: Record<string, ErrorKind> = {
+/** Every error status the pipeline can answer, by component name (a definition's `responses` name them). */
+export const errorKinds = {
   BadRequest: {
     status: 400,
     codes: [ErrorCode.invalidRequest, ErrorCode.invalidJson],
@@ -139,7 +142,7 @@ export const errorKinds: Record<string, ErrorKind> = {
     description: 'The database cannot be reached; retry later.',
     headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
   },
-};
+} satisfies Record<string, ErrorKind>;
 
 /** One error response object; `extraHeaders` for operations that add their own (getPet). */
 export function errorResponse(kind: ErrorKind, extraHeaders?: Record<string, JsonObject>): JsonObject {

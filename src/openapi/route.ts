@@ -1,6 +1,6 @@
 import { jsonResponse } from '../http/respond.js';
-import type { RouteDefinition } from '../routes/table.js';
-import { DOCUMENT_OPERATION_ID, DOCUMENT_PATH, type OpenApiOptions, openApiDocument } from './document.js';
+import { type RouteDefinition, defineRoute } from '../routes/define.js';
+import { DOCUMENT_ROUTE, type OpenApiOptions, openApiDocument } from './document.js';
 
 /**
  * The route of `GET {basePath}/openapi.json`: the document is built and serialised on its first
@@ -10,11 +10,8 @@ import { DOCUMENT_OPERATION_ID, DOCUMENT_PATH, type OpenApiOptions, openApiDocum
  */
 export function openApiRoute(options: OpenApiOptions): RouteDefinition {
   let body: string | undefined;
-  return {
-    method: 'GET',
-    path: DOCUMENT_PATH,
-    operationId: DOCUMENT_OPERATION_ID,
-    summary: 'This OpenAPI document',
+  return defineRoute({
+    ...DOCUMENT_ROUTE,
     handler: async () => jsonResponse(200, (body ??= JSON.stringify(openApiDocument({ ...options, describeSelf: true })))),
-  };
+  });
 }

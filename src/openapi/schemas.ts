@@ -1,22 +1,15 @@
 import { type ConversionConfig, type JsonSchema, toJsonSchema, toJsonSchemaDefs } from '@valibot/to-json-schema';
 import * as v from 'valibot';
-import { INT64_MAX, INT64_MIN, Int64 } from '../schemas/int64.js';
+import { INT64_JSON_SCHEMA, INT64_MAX, INT64_MIN, Int64 } from '../schemas/int64.js';
 import { NewOrderSchema } from '../schemas/order.js';
 import { NAME_MAX, NewPetSchema, PetStatusSchema } from '../schemas/pet.js';
 
 /**
  * JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1) from the valibot schemas that validate
- * requests, so the document cannot drift from what the server accepts.
- *
- * int64: `format: int64` alone, no `minimum`/`maximum`. 2^63 - 1 has no exact double, and most
- * JSON parsers read `9223372036854775807` as 2^63, a bound that admits a value out of range;
- * `format: int64` already means the signed 64-bit range (see docs/decisions.md).
+ * requests, so the document cannot drift from what the server accepts. int64 is `format: int64`
+ * with no bound (see {@link INT64_JSON_SCHEMA}).
  */
-export const INT64_JSON_SCHEMA = {
-  type: 'integer',
-  format: 'int64',
-  description: 'Signed 64-bit integer, -9223372036854775808 to 9223372036854775807, exact past 2^53.',
-} as const satisfies JsonSchema;
+export { INT64_JSON_SCHEMA };
 
 /**
  * `v.check` actions have no JSON Schema form; each one the schemas use is described here, by its
@@ -58,9 +51,17 @@ const NewPet = v.omit(NewPetSchema, ['id']); // `id` is refused on create: not p
 const OrderStatus = NewOrderSchema.entries.status.wrapped;
 
 /** Converts one valibot schema; the enums become `$ref`s to their components. */
-export function toSchema(schema: v.GenericSchema): JsonSchema {
-  const { $schema: _, $defs: __, ...rest } = toJsonSchema(schema, { ...config, definitions: { PetStatus: PetStatusSchema, OrderStatus } });
+export function toSchema(schema: v.GenericSchema, typeMode?: 'input'): JsonSchema {
+  const { $schema: _, $defs: __, ...rest } = toJsonSchema(schema, { ...config, typeMode, definitions: { PetStatus: PetStatusSchema, OrderStatus } });
   return rest;
+}
+
+/**
+ * Converts the rule of a text parameter as a client sees it: the text it sends, so the
+ * conversion stops before the first transformation (`limit`'s number, `cursor`'s decoding).
+ */
+export function toTextSchema(schema: v.GenericSchema): JsonSchema {
+  return toSchema(v.optional(schema), 'input');
 }
 
 /** The API's resources as the service writes them: every field the serialisers always write is required. */

@@ -21,10 +21,10 @@ export function encodeCursor(state: CursorState): string {
 }
 
 /**
- * Decodes a cursor for `list` and checks it was issued with the same `status` filter
- * (`''` for none). Anything else is a 400 naming `cursor`.
+ * Reads a cursor issued by `list`: its `status` filter and last id, or undefined for anything
+ * else (malformed, another list's, an id outside int64).
  */
-export function decodeCursor(cursor: string, list: CursorState['list'], status: string): bigint {
+export function readCursor(cursor: string, list: CursorState['list']): { status: string; afterId: bigint } | undefined {
   let text = '';
   if (cursor.length <= 128 && BASE64URL.test(cursor)) {
     try {
@@ -35,11 +35,19 @@ export function decodeCursor(cursor: string, list: CursorState['list'], status: 
   }
   const m = DECODED.exec(text);
   const afterId = m ? parseInt64Text(m[3]!) : undefined;
-  if (!m || m[1] !== list || afterId === undefined) {
-    throw invalidRequest([{ path: 'cursor', message: 'is not a cursor issued by this list' }]);
-  }
-  if (m[2] !== status) {
-    throw invalidRequest([{ path: 'cursor', message: 'was issued for another status filter' }]);
-  }
-  return afterId;
+  return m && m[1] === list && afterId !== undefined ? { status: m[2]!, afterId } : undefined;
+}
+
+/** The `details` entry of a cursor issued with another `status` filter than the request's. */
+export const CURSOR_OTHER_FILTER = { path: 'cursor', message: 'was issued for another status filter' } as const;
+
+/**
+ * Decodes a cursor for `list` and checks it was issued with the same `status` filter
+ * (`''` for none). Anything else is a 400 naming `cursor`.
+ */
+export function decodeCursor(cursor: string, list: CursorState['list'], status: string): bigint {
+  const read = readCursor(cursor, list);
+  if (!read) throw invalidRequest([{ path: 'cursor', message: 'is not a cursor issued by this list' }]);
+  if (read.status !== status) throw invalidRequest([{ ...CURSOR_OTHER_FILTER }]);
+  return read.afterId;
 }

@@ -1,8 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { RouteRequest } from '../context.js';
-import { ApiError, ErrorCode, type ErrorDetail } from '../http/errors.js';
+import * as v from 'valibot';
+import { ApiError, ErrorCode } from '../http/errors.js';
 import { jsonResponse } from '../http/respond.js';
 import { sha256Hex } from '../http/sha256.js';
+import { textParam } from '../schemas/param.js';
 import type { Database } from '../storage/database.js';
 import {
   type StoredResponse,
@@ -24,17 +26,32 @@ const VISIBLE_ASCII_KEY = /^[\x21-\x7e]{1,255}$/;
 // The draft defines the value as a Structured Field String (`"…"`); bare tokens are common too.
 const SF_STRING = /^"((?:[\x20\x21\x23-\x5b\x5d-\x7e]|\\["\\])*)"$/;
 
+const KEY_MESSAGE = 'must be one header of 1 to 255 visible ASCII characters';
+
 /**
- * Reads the header's value: no key, a key, or a problem for the 400. A quoted value (`"abc"`) is the same
- * key as the bare one (`abc`). Several headers arrive joined with ", ", which has a space: refused.
+ * The `Idempotency-Key` request header: a key of 1 to 255 visible ASCII characters. A quoted value
+ * (`"abc"`) is the same key as the bare one (`abc`). Several headers arrive joined with ", ",
+ * which has a space: refused.
  */
-export function readIdempotencyKey(raw: string | null): { key?: string; problems: ErrorDetail[] } {
-  if (raw === null) return { problems: [] };
-  const quoted = SF_STRING.exec(raw);
-  const key = quoted ? quoted[1]!.replace(/\\(["\\])/g, '$1') : raw;
-  if (VISIBLE_ASCII_KEY.test(key)) return { key, problems: [] };
-  return { problems: [{ path: 'Idempotency-Key', message: 'must be one header of 1 to 255 visible ASCII characters' }] };
-}
+export const idempotencyKeyHeader = textParam({
+  schema: v.pipe(
+    v.string(),
+    // The quoted form is two characters longer; the exact rule is the transform below.
+    v.minLength(1, KEY_MESSAGE),
+    v.maxLength(257, KEY_MESSAGE),
+    v.rawTransform(({ dataset, addIssue, NEVER }) => {
+      const quoted = SF_STRING.exec(dataset.value);
+      const key = quoted ? quoted[1]!.replace(/\\(["\\])/g, '$1') : dataset.value;
+      if (VISIBLE_ASCII_KEY.test(key)) return key;
+      addIssue({ message: KEY_MESSAGE });
+      return NEVER;
+    }),
+  ),
+  description:
+    'Makes a retry safe: a repeat with the same key and body replays the first answer (with ' +
+    '`Idempotent-Replayed: true`) instead of adding a second animal. 1 to 255 visible ASCII characters, ' +
+    'optionally as a quoted string; remembered per API key for 24 hours by default.',
+});
 
 /** Hex SHA-256 of a canonical text of the request (the operation and the validated body). */
 export function fingerprint(canonical: string): string {
@@ -51,7 +68,7 @@ export function storedResponse(stored: StoredResponse, extra?: Record<string, st
  * and stores its answer in one transaction; a retry replays that answer.
  */
 export async function idempotent(
-  { store, principal }: RouteRequest,
+  { store, principal }: Pick<RouteRequest, 'store' | 'principal'>,
   key: string,
   requestFingerprint: string,
   work: (db: Kysely<Database>) => Promise<StoredResponse>,

@@ -1,16 +1,28 @@
-import type { RouteRequest } from '../context.js';
 import { writeOrder } from '../http/json-write.js';
-import { parseQuery } from '../http/query.js';
-import { decodeCursor } from '../pagination/cursor.js';
 import { pageResponse } from '../pagination/page-response.js';
-import { ListOrdersQuerySchema } from '../schemas/query.js';
+import { cursorMatchesStatus, cursorQuery, limitQuery } from '../schemas/query.js';
 import { listOrders } from '../storage/orders.js';
+import { SERVER_ERRORS, defineRoute } from './define.js';
 
 /** `GET /store/orders` (experimental): keyset pages by id, like `GET /pets`. */
-export async function listOrdersRoute({ url, store }: RouteRequest): Promise<Response> {
-  const query = parseQuery(url.searchParams, ListOrdersQuerySchema);
-  const limit = Number(query.limit);
-  const afterId = query.cursor === undefined ? undefined : decodeCursor(query.cursor, 'orders', '');
-  const page = await listOrders(store.db, { limit, afterId });
-  return pageResponse(url, page, { list: 'orders', limit }, writeOrder);
-}
+export const listOrdersRoute = defineRoute({
+  method: 'GET',
+  path: '/store/orders',
+  operationId: 'listOrders',
+  summary: 'List orders',
+  description: 'Experimental. Keyset pages of orders ordered by `id`, paginated like `GET /pets`.',
+  tags: ['store'],
+  stability: 'experimental',
+  request: { query: { limit: limitQuery, cursor: cursorQuery('orders') } },
+  refine: ({ query }) => cursorMatchesStatus(query),
+  responses: {
+    '200': { description: 'A page of orders (a plain array).', headers: { Link: 'LinkNext' }, body: ['Order'] },
+    '400': 'BadRequest',
+    '401': 'Unauthorized',
+    ...SERVER_ERRORS,
+  },
+  handler: async ({ url, store, query }) => {
+    const page = await listOrders(store.db, { limit: query.limit, afterId: query.cursor?.afterId });
+    return pageResponse(url, page, { list: 'orders', limit: query.limit }, writeOrder);
+  },
+});

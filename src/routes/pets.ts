@@ -1,68 +1,106 @@
 import type { Kysely } from 'kysely';
-import * as v from 'valibot';
-import type { RouteRequest } from '../context.js';
-import { deprecationHeaders, isSunset } from '../deprecation.js';
-import { readJsonObject } from '../http/body.js';
-import { ApiError, ErrorCode, invalidRequest } from '../http/errors.js';
-import { requestHeader } from '../http/header.js';
+import { ApiError, ErrorCode } from '../http/errors.js';
 import { jsonString, writePet } from '../http/json-write.js';
-import { parseQuery } from '../http/query.js';
+import { MAX_BODY_BYTES } from '../http/body.js';
 import { jsonResponse } from '../http/respond.js';
 import type { PetRecord } from '../model.js';
-import { decodeCursor } from '../pagination/cursor.js';
 import { pageResponse } from '../pagination/page-response.js';
-import { parseInt64Text } from '../schemas/int64.js';
-import { issuesToDetails } from '../schemas/issues.js';
+import { int64Path } from '../schemas/int64.js';
 import { NewPetSchema } from '../schemas/pet.js';
-import { ListPetsQuerySchema } from '../schemas/query.js';
+import { cursorMatchesStatus, cursorQuery, limitQuery, petStatusQuery } from '../schemas/query.js';
 import type { Database } from '../storage/database.js';
 import type { StoredResponse } from '../storage/idempotency.js';
 import { findPet, insertPet, listPets } from '../storage/pets.js';
-import { fingerprint, idempotent, readIdempotencyKey, storedResponse } from './idempotency.js';
+import { SERVER_ERRORS, defineRoute } from './define.js';
+import { fingerprint, idempotencyKeyHeader, idempotent, storedResponse } from './idempotency.js';
 
 /** `GET /pets`: keyset pages by id, optional status filter, `Link rel="next"` while more exist. */
-export async function listPetsRoute({ url, store }: RouteRequest): Promise<Response> {
-  const query = parseQuery(url.searchParams, ListPetsQuerySchema);
-  const limit = Number(query.limit);
-  const afterId = query.cursor === undefined ? undefined : decodeCursor(query.cursor, 'pets', query.status ?? '');
-  const page = await listPets(store.db, { limit, status: query.status, afterId });
-  return pageResponse(url, page, { list: 'pets', limit, status: query.status }, writePet);
-}
+export const listPetsRoute = defineRoute({
+  method: 'GET',
+  path: '/pets',
+  operationId: 'listPets',
+  summary: 'List all animals',
+  description: 'Keyset pages of animals ordered by `id`. While more exist, `Link: rel="next"` carries the next page.',
+  tags: ['pets'],
+  request: { query: { limit: limitQuery, status: petStatusQuery, cursor: cursorQuery('pets') } },
+  refine: ({ query }) => cursorMatchesStatus(query),
+  responses: {
+    '200': { description: 'A page of animals (a plain array).', headers: { Link: 'LinkNext' }, body: ['Pet'] },
+    '400': 'BadRequest',
+    '401': 'Unauthorized',
+    ...SERVER_ERRORS,
+  },
+  handler: async ({ url, store, query }) => {
+    const { limit, status } = query;
+    const page = await listPets(store.db, { limit, status, afterId: query.cursor?.afterId });
+    return pageResponse(url, page, { list: 'pets', limit, status }, writePet);
+  },
+});
 
 /**
  * `POST /pets`: 201 with the stored pet and its Location. With an `Idempotency-Key`, a retry
  * replays the first answer (see routes/idempotency.ts). Body errors (415, 413, malformed JSON)
  * come first; then one 400 names every bad field, the key included; only then is the key claimed.
  */
-export async function createPetRoute(req: RouteRequest): Promise<Response> {
-  const { request, url, store } = req;
-  const body = await readJsonObject(request);
-  const idempotency = readIdempotencyKey(requestHeader(request, 'idempotency-key'));
-  const parsed = v.safeParse(NewPetSchema, body, { abortEarly: false });
-  const details = [...idempotency.problems, ...(parsed.success ? [] : issuesToDetails(parsed.issues))];
-  if (!parsed.success || details.length > 0) throw invalidRequest(details);
-  const newPet = parsed.output;
-  const created = (pet: PetRecord): StoredResponse => ({ status: 201, body: writePet(pet), location: `${url.origin}${store.basePath}/pets/${pet.id}` });
-  if (idempotency.key === undefined) return storedResponse(created(await insertPet(store.db, newPet)));
-  // Same NewPet after validation = same request: key order, spacing, unknown properties and an
-  // omitted status (stored as "available") do not change the fingerprint.
-  const canonical = `POST /pets\n{"name":${jsonString(newPet.name)},"categoryId":${newPet.categoryId},"status":"${newPet.status}"}`;
-  return idempotent(req, idempotency.key, fingerprint(canonical), async (db: Kysely<Database>) => created(await insertPet(db, newPet)));
-}
-
-/** Headers of every answer of the deprecated `GET /pets/{petId}`, errors included. */
-export function getPetHeaders({ url, store }: RouteRequest): Record<string, string> {
-  return deprecationHeaders(store.deprecation, `${url.origin}${store.basePath}/pets`);
-}
+export const createPetRoute = defineRoute({
+  method: 'POST',
+  path: '/pets',
+  operationId: 'createPet',
+  summary: 'Add an animal',
+  description: `Adds an animal. The body is \`application/json\`, at most ${MAX_BODY_BYTES} bytes.`,
+  tags: ['pets'],
+  request: { headers: { 'Idempotency-Key': idempotencyKeyHeader }, body: { schema: NewPetSchema, component: 'NewPet' } },
+  responses: {
+    '201': {
+      description: 'Animal added; the body carries the assigned `id`.',
+      headers: { Location: 'Location', 'Idempotent-Replayed': 'IdempotentReplayed' },
+      body: 'Pet',
+    },
+    '400': 'BadRequest',
+    '401': 'Unauthorized',
+    '409': 'Conflict',
+    '413': 'PayloadTooLarge',
+    '415': 'UnsupportedMediaType',
+    '422': 'UnprocessableContent',
+    ...SERVER_ERRORS,
+  },
+  handler: async (req) => {
+    const { url, store, body: newPet } = req;
+    const key = req.headers['Idempotency-Key'];
+    const created = (pet: PetRecord): StoredResponse => ({ status: 201, body: writePet(pet), location: `${url.origin}${store.basePath}/pets/${pet.id}` });
+    if (key === undefined) return storedResponse(created(await insertPet(store.db, newPet)));
+    // Same NewPet after validation = same request: key order, spacing, unknown properties and an
+    // omitted status (stored as "available") do not change the fingerprint.
+    const canonical = `POST /pets\n{"name":${jsonString(newPet.name)},"categoryId":${newPet.categoryId},"status":"${newPet.status}"}`;
+    return idempotent(req, key, fingerprint(canonical), async (db: Kysely<Database>) => created(await insertPet(db, newPet)));
+  },
+});
 
 /** `GET /pets/{petId}` (deprecated): 410 Gone from the sunset instant on. */
-export async function getPetRoute({ params, store }: RouteRequest): Promise<Response> {
-  if (isSunset(store.deprecation, store.now())) {
-    throw new ApiError(410, ErrorCode.gone, 'GET /pets/{petId} has been removed; use GET /pets');
-  }
-  const id = parseInt64Text(params.petId!);
-  if (id === undefined) throw invalidRequest([{ path: 'petId', message: 'must be a decimal int64 without leading zeros' }]);
-  const pet = await findPet(store.db, id);
-  if (!pet) throw new ApiError(404, ErrorCode.notFound, `pet ${id} does not exist`);
-  return jsonResponse(200, writePet(pet));
-}
+export const getPetRoute = defineRoute({
+  method: 'GET',
+  path: '/pets/:petId',
+  operationId: 'getPet',
+  summary: 'Get an animal (deprecated)',
+  description:
+    'Deprecated: use `GET /pets` with the `status` filter. Every answer after authentication carries ' +
+    '`Deprecation`, `Sunset` and `Link: rel="successor-version"`; from the sunset on it answers 410.',
+  tags: ['pets'],
+  deprecation: { successor: { method: 'GET', path: '/pets', note: 'with the `status` filter' } },
+  request: {
+    params: { petId: int64Path('ID of the animal: canonical decimal (`-?(0|[1-9][0-9]*)`), within int64. Anything else is a 400.') },
+  },
+  responses: {
+    '200': { description: 'The requested animal.', body: 'Pet' },
+    '400': 'BadRequest',
+    '401': 'Unauthorized',
+    '404': 'NotFound',
+    '410': 'Gone',
+    ...SERVER_ERRORS,
+  },
+  handler: async ({ params, store }) => {
+    const pet = await findPet(store.db, params.petId);
+    if (!pet) throw new ApiError(404, ErrorCode.notFound, `pet ${params.petId} does not exist`);
+    return jsonResponse(200, writePet(pet));
+  },
+});

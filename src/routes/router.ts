@@ -1,6 +1,8 @@
 import { Router } from 'itty-router';
 import type { RouteDefinition } from './table.js';
 
+const NO_PARAMS: Record<string, string> = Object.freeze({});
+
 export type RouteMatch =
   | { route: RouteDefinition; params: Record<string, string> }
   | { route?: undefined; allow: string }
@@ -15,7 +17,10 @@ export type RouteMatch =
  */
 export function createRouteMatcher(table: readonly RouteDefinition[], basePath: string) {
   const router = Router({ base: basePath });
-  for (const route of table) router[route.method.toLowerCase()]!(route.path, () => route);
+  // Paths without parameters first, so `/pets/search` would win over `/pets/:petId` whatever the
+  // table's order (the sort is stable: otherwise the table's order).
+  const ordered = [...table].sort((a, b) => Number(a.path.includes(':')) - Number(b.path.includes(':')));
+  for (const route of ordered) router[route.method.toLowerCase()]!(route.path, () => route);
   const compiled = router.routes.map(([method, regex, handlers]) => ({
     method,
     regex,
@@ -28,7 +33,8 @@ export function createRouteMatcher(table: readonly RouteDefinition[], basePath: 
     for (const c of compiled) {
       const m = c.regex.exec(pathname);
       if (!m) continue;
-      if (c.method === wanted) return { route: c.route, params: { ...m.groups } };
+      // The match's own groups object (fresh per exec), not a copy: the definition parses it.
+      if (c.method === wanted) return { route: c.route, params: m.groups ?? NO_PARAMS };
       (allow ??= new Set()).add(c.method);
       if (c.method === 'GET') allow.add('HEAD');
     }

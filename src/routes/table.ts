@@ -1,39 +1,19 @@
-import type { RouteHandler, RouteRequest } from '../context.js';
-import { listOrdersRoute } from './orders.js';
-import { createPetRoute, getPetHeaders, getPetRoute, listPetsRoute } from './pets.js';
+import type { RouteDefinition } from './define.js';
+import * as orders from './orders.js';
+import * as pets from './pets.js';
 
-/** One operation of the API. The table drives routing, 405 + Allow, HEAD and the OpenAPI document. */
-export interface RouteDefinition {
-  method: 'GET' | 'POST';
-  /** itty-router pattern, relative to the base path. */
-  path: string;
-  operationId: string;
-  summary: string;
-  deprecated?: boolean;
-  stability?: 'experimental' | 'beta';
-  handler: RouteHandler;
-  /** Headers added to every answer of this operation once authenticated, errors included. */
-  headers?: (req: RouteRequest) => Record<string, string>;
-}
+export type { RouteDefinition } from './define.js';
 
-export const routes: readonly RouteDefinition[] = [
-  { method: 'GET', path: '/pets', operationId: 'listPets', summary: 'List all animals', handler: listPetsRoute },
-  { method: 'POST', path: '/pets', operationId: 'createPet', summary: 'Add an animal', handler: createPetRoute },
-  {
-    method: 'GET',
-    path: '/pets/:petId',
-    operationId: 'getPet',
-    summary: 'Get an animal (deprecated)',
-    deprecated: true,
-    handler: getPetRoute,
-    headers: getPetHeaders,
-  },
-  {
-    method: 'GET',
-    path: '/store/orders',
-    operationId: 'listOrders',
-    summary: 'List orders',
-    stability: 'experimental',
-    handler: listOrdersRoute,
-  },
-];
+const isRoute = (value: unknown): value is RouteDefinition =>
+  typeof value === 'object' && value !== null && 'operationId' in value && 'handler' in value;
+
+/**
+ * Every operation that needs a key: each `defineRoute` exported by a route module (a resource's
+ * file of definitions), in path order, then method. Routing, 405 + Allow, HEAD, validation and the
+ * OpenAPI document read this list, and so do the tests that need "every operation": a new
+ * operation of an existing resource is one exported definition; a new resource file is one import
+ * here.
+ */
+export const routes: readonly RouteDefinition[] = [...Object.values(pets), ...Object.values(orders)]
+  .filter(isRoute)
+  .sort((a, b) => (a.path === b.path ? a.method.localeCompare(b.method) : a.path < b.path ? -1 : 1));

@@ -1,5 +1,6 @@
 import * as assert from 'uvu/assert';
 import { KEY } from '../helpers/harness.js';
+import { sampleRequests } from '../helpers/operations.js';
 import { type BehaviourRun, area, body, expectError, withStore } from './context.js';
 
 /** Spec §5 and decisions "401", "keys", "keys at rest", "several Authorization headers", "order of checks". */
@@ -61,9 +62,15 @@ export function authBehaviour(run: BehaviourRun): void {
   });
 
   test('every operation requires the key', async ({ call }) => {
-    for (const [method, path] of [['GET', '/v1/pets'], ['POST', '/v1/pets'], ['GET', '/v1/pets/1'], ['GET', '/v1/store/orders']] as const) {
-      const res = await call(path, { method, anonymous: true, ...(method === 'POST' ? { body: '{"name":"a","categoryId":1}' } : {}) });
-      await expectError(res, 401, 'unauthorized');
+    const samples = sampleRequests().filter((r) => !r.public);
+    assert.ok(samples.length >= 4, 'the route table lists the operations');
+    for (const { method, path, body } of samples) {
+      for (const headers of [undefined, { authorization: 'Bearer wrong-key' }]) {
+        const res = await call(path, { method, anonymous: true, ...(headers ? { headers } : {}), ...(body === undefined ? {} : { body }) });
+        await expectError(res, 401, 'unauthorized');
+      }
+      // The same request with the key is not a 401: the sample is a valid request of the operation.
+      assert.is.not((await call(path, { method, ...(body === undefined ? {} : { body }) })).status, 401, `${method} ${path}`);
     }
   });
 

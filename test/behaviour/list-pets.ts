@@ -64,6 +64,12 @@ export function listPetsBehaviour(run: BehaviourRun): void {
     await expectInvalid(await call('/v1/pets?limit=5&limit=6&status=x'), ['limit', 'status']);
   });
 
+  test('every offending parameter is named at once, a malformed cursor included', async ({ call }) => {
+    await expectInvalid(await call('/v1/pets?limit=abc&status=sold&status=sold&cursor=%21'), ['limit', 'status', 'cursor']);
+    await expectInvalid(await call('/v1/pets?limit=0&status=lost&cursor=x'), ['limit', 'status', 'cursor']);
+    await expectInvalid(await call('/v1/pets?limit=0&cursor=&cursor='), ['limit', 'cursor']);
+  });
+
   test('unknown parameters are ignored, repeated or not', async ({ call, db }) => {
     await seed(db, 3);
     const res = await call('/v1/pets?foo=1&foo=2&offset=1&page=2');

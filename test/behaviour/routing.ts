@@ -2,6 +2,7 @@ import { CompiledQuery, type DatabaseConnection, type Driver, Kysely, PostgresIn
 import * as assert from 'uvu/assert';
 import type { Database } from '../../src/index.js';
 import { KEY } from '../helpers/harness.js';
+import { pathsWithAllow, sampleRequests, unknownPaths } from '../helpers/operations.js';
 import { type BehaviourRun, area, body, createPet, expectError, insertPets, withStore } from './context.js';
 
 /**
@@ -55,30 +56,28 @@ export function routingBehaviour(run: BehaviourRun): void {
   const test = area(run, 'routing and errors');
 
   test('an unknown path under the base path: 404 with the Error body', async ({ call }) => {
-    for (const path of ['/v1', '/v1/', '/v1/nothing', '/v1/pets/1/owner', '/v1/store', '/v1/store/orders/1', '/v1//pets']) {
-      await expectError(await call(path), 404, 'not_found');
-    }
+    const paths = unknownPaths();
+    assert.ok(paths.includes('/v1/store') && paths.includes('/v1/pets/1/no-such/thing'), paths.join(' '));
+    for (const path of paths) await expectError(await call(path), 404, 'not_found');
   });
 
   test('a known path with another method: 405 with Allow', async ({ call }) => {
-    const cases: [string, string, string][] = [
-      ['DELETE', '/v1/pets', 'GET, HEAD, POST'],
-      ['PUT', '/v1/pets', 'GET, HEAD, POST'],
-      ['PATCH', '/v1/pets/1', 'GET, HEAD'],
-      ['POST', '/v1/pets/1', 'GET, HEAD'],
-      ['DELETE', '/v1/store/orders', 'GET, HEAD'],
-      ['OPTIONS', '/v1/pets', 'GET, HEAD, POST'],
-    ];
-    for (const [method, path, allow] of cases) {
-      const res = await call(path, { method });
-      assert.is(res.headers.get('allow'), allow, `${method} ${path}`);
-      await expectError(res, 405, 'method_not_allowed');
+    const table = pathsWithAllow();
+    assert.equal(table.find((p) => p.path === '/v1/pets')?.allow, 'GET, HEAD, POST');
+    for (const { path, allow } of table) {
+      for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].filter((m) => !allow.split(', ').includes(m))) {
+        const res = await call(path, { method });
+        assert.is(res.headers.get('allow'), allow, `${method} ${path}`);
+        await expectError(res, 405, 'method_not_allowed');
+      }
     }
   });
 
   test('HEAD answers every GET with the same status and headers and no body', async ({ call, db }) => {
     await insertPets(db, [{ name: 'a' }, { name: 'b' }]);
-    for (const path of ['/v1/pets?limit=1', '/v1/pets/1', '/v1/pets/999', '/v1/pets/x', '/v1/store/orders', '/v1/nope']) {
+    const gets = sampleRequests().filter((r) => r.method === 'GET');
+    const paths = [...gets.map((r) => r.path), ...gets.map((r) => `${r.path}?limit=1`), '/v1/pets/999', '/v1/pets/x', '/v1/nope'];
+    for (const path of paths) {
       const get = await call(path);
       const head = await call(path, { method: 'HEAD' });
       assert.is(head.status, get.status, path);
@@ -128,9 +127,9 @@ export function routingBehaviour(run: BehaviourRun): void {
     const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
     const flaky = faultyDatabase(db, refused, state);
     await withStore(run, flaky, { onError: () => {} }, async (call) => {
-      for (const [path, init] of [['/v1/pets', {}], ['/v1/pets/1', {}], ['/v1/pets', { method: 'POST', body: '{"name":"n","categoryId":1}' }], ['/v1/store/orders', {}]] as const) {
-        const res = await call(path, init);
-        assert.ok(Number(res.headers.get('retry-after')) > 0, path);
+      for (const { operationId, method, path, body } of sampleRequests()) {
+        const res = await call(path, { method, ...(body === undefined ? {} : { body }) });
+        assert.ok(Number(res.headers.get('retry-after')) > 0, operationId);
         await expectError(res, 503, 'service_unavailable');
       }
       state.failing = false;

@@ -1,0 +1,162 @@
+import * as v from 'valibot';
+import type { RouteRequest } from '../context.js';
+import { deprecationHeaders, isSunset } from '../deprecation.js';
+import { readJsonObject } from '../http/body.js';
+import { ApiError, ErrorCode, type ErrorDetail, invalidRequest } from '../http/errors.js';
+import { requestHeader } from '../http/header.js';
+import { issuesToDetails } from '../schemas/issues.js';
+import type { TextParam, TextParams } from '../schemas/param.js';
+import type { RouteDefinition, RouteDocumentation, RouteInput, RouteSpec } from './define.js';
+
+/** Marks a parameter that failed; its details were recorded. */
+const INVALID = Symbol('invalid');
+const EMPTY: Readonly<Record<string, never>> = Object.freeze({});
+/** One message per parameter: a text that fails one rule is not reported again by the next. */
+const ONE_ISSUE = { abortPipeEarly: true } as const;
+
+/**
+ * The details of the request being validated. Validation is synchronous from its start to the
+ * throw (no await in between), so one module-level list serves every request without a per-request
+ * holder object.
+ */
+let details: ErrorDetail[] | undefined;
+/** A location's parameters as parallel arrays, walked by index on every request. */
+interface Entries {
+  names: readonly string[];
+  params: readonly TextParam[];
+  /** Header names in lower case, as `requestHeader` takes them. */
+  lower: readonly string[];
+}
+
+/**
+ * One text value: the fast `parse` when the parameter has one, else its valibot schema. When the
+ * fast parse refuses, valibot decides and words the detail, so the messages have one source.
+ */
+function parseText(name: string, param: TextParam, text: string): unknown {
+  if (param.parse !== undefined) {
+    const fast = param.parse(text);
+    if (fast !== undefined) return fast;
+  }
+  const result = v.safeParse(param.schema, text, ONE_ISSUE);
+  if (result.success) return result.output;
+  (details ??= []).push(...result.issues.map((issue) => ({ path: name, message: issue.message })));
+  return INVALID;
+}
+
+/**
+ * Reads the query parameters the definition names. A known parameter given more than once is a
+ * 400 (even with equal values); unknown parameters are ignored, repeated or not.
+ */
+function readQuery(entries: Entries, search: URLSearchParams): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < entries.names.length; i++) {
+    const name = entries.names[i]!;
+    const param = entries.params[i]!;
+    const values = search.getAll(name);
+    if (values.length > 1) {
+      (details ??= []).push({ path: name, message: 'must be given at most once' });
+      continue;
+    }
+    const text = values.length === 1 ? values[0]! : param.default;
+    if (text === undefined) continue;
+    const value = parseText(name, param, text);
+    if (value !== INVALID) out[name] = value;
+  }
+  return out;
+}
+
+function readPath(entries: Entries, raw: Record<string, string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < entries.names.length; i++) {
+    const name = entries.names[i]!;
+    const value = parseText(name, entries.params[i]!, raw[name] ?? '');
+    if (value !== INVALID) out[name] = value;
+  }
+  return out;
+}
+
+function readHeaders(entries: Entries, request: Request): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < entries.names.length; i++) {
+    const name = entries.names[i]!;
+    const text = requestHeader(request, entries.lower[i]!);
+    if (text === null) continue;
+    const value = parseText(name, entries.params[i]!, text);
+    if (value !== INVALID) out[name] = value;
+  }
+  return out;
+}
+
+function entriesOf(params: TextParams | undefined): Entries | undefined {
+  if (params === undefined) return undefined;
+  const names = Object.keys(params);
+  return { names, params: names.map((name) => params[name]!), lower: names.map((name) => name.toLowerCase()) };
+}
+
+/**
+ * Builds the pipeline's handler of a definition: 410 past a deprecated operation's sunset, then
+ * the body (415, 413, malformed JSON), then every part validated at once (one 400 naming every
+ * bad field, path parameters included), then the typed handler.
+ */
+export function compileHandler(documentation: RouteDocumentation, spec: RouteSpec<any>): RouteDefinition {
+  const { request: shape = {}, deprecation } = documentation;
+  const params = entriesOf(shape.params);
+  const query = entriesOf(shape.query);
+  const headers = entriesOf(shape.headers);
+  const body = shape.body?.schema;
+  const { refine, handler } = spec;
+  const inPath = [...documentation.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]).sort();
+  const declared = Object.keys(shape.params ?? {}).sort();
+  if (inPath.join() !== declared.join()) {
+    throw new TypeError(`petstore-router: ${documentation.operationId}: the path names [${inPath}] but request.params declares [${declared}]`);
+  }
+  const template = documentation.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+  const gone = deprecation && `${documentation.method} ${template} has been removed; use ${deprecation.successor.method} ${deprecation.successor.path}`;
+
+  /** Synchronous up to the handler's own promise: no async layer of its own per request. */
+  function run(req: RouteRequest, raw: unknown): Promise<Response> {
+    details = undefined;
+    const input = {
+      request: req.request,
+      url: req.url,
+      store: req.store,
+      principal: req.principal,
+      params: params ? readPath(params, req.params) : EMPTY,
+      query: query ? readQuery(query, req.url.searchParams) : EMPTY,
+      headers: headers ? readHeaders(headers, req.request) : EMPTY,
+      body: undefined as unknown,
+    };
+    if (body !== undefined) {
+      const parsed = v.safeParse(body, raw, { abortEarly: false });
+      if (parsed.success) input.body = parsed.output;
+      else (details ??= []).push(...issuesToDetails(parsed.issues));
+    }
+    if (details === undefined && refine) {
+      const crossed = refine(input as RouteInput);
+      if (crossed) details = [...crossed];
+    }
+    if (details !== undefined) {
+      const found = details;
+      details = undefined;
+      throw invalidRequest(found);
+    }
+    return handler(input as RouteInput);
+  }
+
+  function handle(req: RouteRequest): Promise<Response> {
+    try {
+      if (gone !== undefined && isSunset(req.store.deprecation, req.store.now())) throw new ApiError(410, ErrorCode.gone, gone);
+      return body === undefined ? run(req, undefined) : readJsonObject(req.request).then((raw) => run(req, raw));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  return {
+    ...documentation,
+    handler: handle,
+    ...(deprecation && {
+      headers: ({ url, store }: RouteRequest) => deprecationHeaders(store.deprecation, `${url.origin}${store.basePath}${deprecation.successor.path}`),
+    }),
+  };
+}
