@@ -1,13 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ErrorCode } from 'petstore-router';
+import { ErrorCode, type StoreBindings } from 'petstore-router';
+import type { BodyState } from './body.js';
 import { writeError } from './errors.js';
 import { toLazyRequest } from './lazy-request.js';
-import { type BodyState, toRequest } from './request.js';
+import { toRequest } from './request.js';
 import { writeResponse } from './response.js';
 
-/** Anything with a web-standard `fetch`: a `PetStore`, a Hono app, ... */
+/**
+ * Anything with a web-standard `fetch`: a `PetStore`, a Hono app, ... The second argument is the
+ * request's bindings (`StoreBindings`, see `createBindings` in `petstore-router`): a store uses
+ * them, other handlers may ignore them (a Hono app sees them as `c.env`).
+ */
 export interface FetchHandler {
-  fetch(request: Request): Promise<Response> | Response;
+  fetch(request: Request, bindings: StoreBindings): Promise<Response> | Response;
 }
 
 /** Options of {@link createNodeHandler}. */
@@ -17,15 +22,27 @@ export interface NodeHandlerOptions {
    * @default logs to console.error
    */
   onError?: (error: unknown) => void;
+  /**
+   * The most request body bytes the bridge reads: past them reading stops, the body read fails
+   * with a 413 Error (which the store answers) and the connection closes after the answer. The
+   * store caps its own bodies anyway (`MAX_BODY_BYTES`); this bounds what any handler can read.
+   * @default Infinity (no cap of the bridge's own)
+   * @example
+   * ```ts
+   * createNodeHandler(app, { maxBodyBytes: 1024 * 1024 })
+   * ```
+   */
+  maxBodyBytes?: number;
 }
 
 /** A `node:http` request listener. */
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
- * Turns a fetch handler into a `node:http` request listener: the body is streamed in with the
- * 64 KiB cap, a client disconnect aborts `request.signal`, a handler that throws gets a 500 Error
- * body (or, once headers are out, a destroyed socket: never a hung one).
+ * Turns a fetch handler into a `node:http` request listener: the body is streamed in on demand
+ * (capped at `maxBodyBytes`, 413 past it), a client disconnect aborts `request.signal`, a handler
+ * that throws gets a 500 Error body (or, once headers are out, a destroyed socket: never a hung
+ * one). The handler is called as `fetch(request, bindings)` (see {@link FetchHandler}).
  *
  * @example
  * ```ts
@@ -37,8 +54,10 @@ export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
  */
 export function createNodeHandler(handler: FetchHandler, options: NodeHandlerOptions = {}): NodeListener {
   const onError = options.onError ?? defaultOnError;
+  const maxBodyBytes = options.maxBodyBytes ?? Number.POSITIVE_INFINITY;
+  if (!(maxBodyBytes >= 0)) throw new RangeError('petstore-router/node: maxBodyBytes must be a number of bytes (0 or more)');
   return (req, res) => {
-    handle(handler, req, res, onError).catch((error) => {
+    handle(handler, req, res, onError, maxBodyBytes).catch((error) => {
       // Only reached by a bug in the bridge itself: still never leave the socket hanging.
       onError(error);
       res.destroy();
@@ -46,18 +65,19 @@ export function createNodeHandler(handler: FetchHandler, options: NodeHandlerOpt
   };
 }
 
-async function handle(handler: FetchHandler, req: IncomingMessage, res: ServerResponse, onError: (error: unknown) => void) {
-  const body: BodyState = { started: false, overCap: false };
+async function handle(handler: FetchHandler, req: IncomingMessage, res: ServerResponse, onError: (error: unknown) => void, maxBodyBytes: number) {
+  const body: BodyState = { started: false, overCap: false, cancelled: false };
   let request: Request;
-  // The lazy request builds headers, signal and the undici Request only if the handler reads them;
-  // it watches for a disconnect itself, from the first read of its signal.
-  const lazy = toLazyRequest(req, res, body);
+  let bindings: StoreBindings | undefined;
+  // The lazy request builds headers, signal and the platform Request only if the handler reads
+  // them; it watches for a disconnect itself, from the first read of its signal.
+  const lazy = toLazyRequest(req, res, body, maxBodyBytes);
   if (lazy) {
-    request = lazy;
+    ({ request, bindings } = lazy);
   } else {
     const aborter = new AbortController();
     try {
-      request = toRequest(req, aborter.signal, body);
+      request = toRequest(req, aborter.signal, body, maxBodyBytes);
     } catch {
       writeError(res, 400, ErrorCode.invalidRequest, 'the request target, a header or the method is not valid');
       return;
@@ -72,7 +92,7 @@ async function handle(handler: FetchHandler, req: IncomingMessage, res: ServerRe
   const mustClose = (status: number) => body.overCap || (!req.complete && (body.started || status === 413));
   let response: Response;
   try {
-    response = await handler.fetch(request);
+    response = await handler.fetch(request, bindings as StoreBindings);
     if (!response || typeof response.status !== 'number' || !(response instanceof Response || (response as { headers?: unknown }).headers instanceof Headers)) {
       throw new TypeError('the fetch handler did not return a Response');
     }

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { RouteRequest } from '../context.js';
 import { ApiError, ErrorCode, type ErrorDetail } from '../http/errors.js';
-import { jsonResponse } from '../http/respond.js';
+import { type JsonAnswer, jsonResponse } from '../http/respond.js';
 import { sha256Hex } from '../http/sha256.js';
 import type { Database } from '../storage/database.js';
 import {
@@ -41,8 +41,8 @@ export function fingerprint(canonical: string): string {
   return sha256Hex(canonical);
 }
 
-/** The Response of a stored answer. */
-export function storedResponse(stored: StoredResponse, extra?: Record<string, string>): Response {
+/** The answer of a stored answer. */
+export function storedResponse(stored: StoredResponse, extra?: Record<string, string>): JsonAnswer {
   return jsonResponse(stored.status, stored.body, { ...(stored.location === null ? {} : { location: stored.location }), ...extra });
 }
 
@@ -55,7 +55,7 @@ export async function idempotent(
   key: string,
   requestFingerprint: string,
   work: (db: Kysely<Database>) => Promise<StoredResponse>,
-): Promise<Response> {
+): Promise<JsonAnswer> {
   const claim = await claimIdempotencyKey(store.db, {
     principal,
     key,

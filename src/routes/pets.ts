@@ -7,7 +7,7 @@ import { ApiError, ErrorCode, invalidRequest } from '../http/errors.js';
 import { requestHeader } from '../http/header.js';
 import { jsonString, writePet } from '../http/json-write.js';
 import { parseQuery } from '../http/query.js';
-import { jsonResponse } from '../http/respond.js';
+import { type Answer, jsonResponse } from '../http/respond.js';
 import type { PetRecord } from '../model.js';
 import { decodeCursor } from '../pagination/cursor.js';
 import { pageResponse } from '../pagination/page-response.js';
@@ -21,7 +21,7 @@ import { findPet, insertPet, listPets } from '../storage/pets.js';
 import { fingerprint, idempotent, readIdempotencyKey, storedResponse } from './idempotency.js';
 
 /** `GET /pets`: keyset pages by id, optional status filter, `Link rel="next"` while more exist. */
-export async function listPetsRoute({ url, store }: RouteRequest): Promise<Response> {
+export async function listPetsRoute({ url, store }: RouteRequest): Promise<Answer> {
   const query = parseQuery(url.searchParams, ListPetsQuerySchema);
   const limit = Number(query.limit);
   const afterId = query.cursor === undefined ? undefined : decodeCursor(query.cursor, 'pets', query.status ?? '');
@@ -34,10 +34,10 @@ export async function listPetsRoute({ url, store }: RouteRequest): Promise<Respo
  * replays the first answer (see routes/idempotency.ts). Body errors (415, 413, malformed JSON)
  * come first; then one 400 names every bad field, the key included; only then is the key claimed.
  */
-export async function createPetRoute(req: RouteRequest): Promise<Response> {
+export async function createPetRoute(req: RouteRequest): Promise<Answer> {
   const { request, url, store } = req;
-  const body = await readJsonObject(request);
-  const idempotency = readIdempotencyKey(requestHeader(request, 'idempotency-key'));
+  const body = await readJsonObject(request, req.bindings);
+  const idempotency = readIdempotencyKey(requestHeader(request, 'idempotency-key', req.bindings));
   const parsed = v.safeParse(NewPetSchema, body, { abortEarly: false });
   const details = [...idempotency.problems, ...(parsed.success ? [] : issuesToDetails(parsed.issues))];
   if (!parsed.success || details.length > 0) throw invalidRequest(details);
@@ -56,7 +56,7 @@ export function getPetHeaders({ url, store }: RouteRequest): Record<string, stri
 }
 
 /** `GET /pets/{petId}` (deprecated): 410 Gone from the sunset instant on. */
-export async function getPetRoute({ params, store }: RouteRequest): Promise<Response> {
+export async function getPetRoute({ params, store }: RouteRequest): Promise<Answer> {
   if (isSunset(store.deprecation, store.now())) {
     throw new ApiError(410, ErrorCode.gone, 'GET /pets/{petId} has been removed; use GET /pets');
   }
