@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createPetStore } from 'petstore-router';
+import { StoreBindings } from '../src/bindings.js';
 import { type FetchHandler, serve } from '../adapters/node.js';
 import { resetDatabase, sharedPGlite } from './helpers/db.js';
 import { KEY, openStore } from './helpers/harness.js';
@@ -290,9 +291,9 @@ test('a client that leaves mid-body: the body read ends at once, nothing is stor
   let settle!: (outcome: number | string) => void;
   const outcome = new Promise<number | string>((r) => (settle = r));
   const handler: FetchHandler = {
-    fetch: (request) => {
+    fetch: (request, bindings) => {
       arrive();
-      return store.fetch(request).then(
+      return store.fetch(request, bindings).then(
         (response) => (settle(response.status), response),
         (error: unknown) => (settle(String(error)), Promise.reject(error)),
       );
@@ -322,13 +323,12 @@ test('a client that leaves mid-body: the body read ends at once, nothing is stor
 });
 
 test("the store's header lookups on the lazy request equal Headers.get (repeats, case, whitespace, latin1)", async () => {
-  const HEADER = Symbol.for('petstore-router.header');
   const names = ['authorization', 'x-twice', 'x-spaced', 'x-latin', 'x-empty', 'x-missing'];
   let seen: { direct: (string | null)[]; viaHeaders: (string | null)[] } | undefined;
   const handler: FetchHandler = {
-    fetch: (request) => {
-      const read = (request as unknown as Record<symbol, (name: string) => string | null>)[HEADER]!;
-      const direct = names.map((n) => read.call(request, n)); // before anything builds Headers
+    fetch: (request, bindings) => {
+      const given = StoreBindings.for(request, bindings)!;
+      const direct = names.map((n) => given.header!(n)); // before anything builds Headers
       seen = { direct, viaHeaders: names.map((n) => request.headers.get(n)) };
       return new Response(null, { status: 204 });
     },

@@ -74,10 +74,14 @@ export async function serve(handler: FetchHandler, options: ServeOptions = {}): 
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
+  // Each connection's latest response, so a parser error or the shutdown can tell whether an
+  // answer is under way on it (from the public 'request' event: no socket internals).
+  const responses = new WeakMap<Socket, ServerResponse>();
   let closing: Promise<void> | undefined;
   // While shutting down, a connection is idle once its response is done: let it go then.
   const releaseWhenDone = (res: ServerResponse) => res.once('close', () => setImmediate(() => server.closeIdleConnections()));
   server.on('request', (req, res) => {
+    responses.set(req.socket, res);
     if (closing) {
       res.setHeader('connection', 'close');
       releaseWhenDone(res);
@@ -87,8 +91,8 @@ export async function serve(handler: FetchHandler, options: ServeOptions = {}): 
   server.on('clientError', (error: Error & { code?: string; rawPacket?: Buffer }, socket: Socket) => {
     const answer = parserErrorAnswer(error, maxHeaderSize);
     // A response already under way cannot get a second status line: drop the connection.
-    const current = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
-    if (!answer || !socket.writable || current?.headersSent) {
+    const current = responses.get(socket);
+    if (!answer || !socket.writable || (current?.headersSent && !current.writableFinished)) {
       socket.destroy();
       return;
     }
@@ -114,7 +118,7 @@ export async function serve(handler: FetchHandler, options: ServeOptions = {}): 
       });
       // Answers still to be written end their connection; idle keep-alive connections go now.
       for (const socket of sockets) {
-        const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+        const res = responses.get(socket);
         if (!res || res.writableFinished) continue;
         if (!res.headersSent) res.setHeader('connection', 'close');
         releaseWhenDone(res);
