@@ -493,4 +493,60 @@ test('the store round-trips over a real socket (nodeSocket transport)', async ()
   }
 });
 
+/** POSTs `size` bytes to `/echo`; the status and the body of the answer. */
+function postBytes(port: number, size: number): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ port, host: '127.0.0.1', method: 'POST', path: '/echo', headers: { 'content-length': size } }, (res) => {
+      let body = '';
+      res.setEncoding('latin1');
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on('error', reject);
+    req.end(Buffer.alloc(size, 0x61));
+  });
+}
+
+test("the bridge's own body cap is an option: none by default, 413 past maxBodyBytes for any handler", async () => {
+  const echo: FetchHandler = { fetch: async (request) => new Response(String((await request.text()).length)) };
+  await withServer(echo, async (port) => {
+    assert.equal(await postBytes(port, 200_000), { status: 200, body: '200000' }, 'no cap of its own by default');
+  });
+  const errors: unknown[] = [];
+  await withServer(
+    echo,
+    async (port) => {
+      assert.equal(await postBytes(port, 1_000), { status: 200, body: '1000' });
+      const over = await postBytes(port, 5_000);
+      assert.is(over.status, 413);
+      assert.equal(JSON.parse(over.body), { code: 'payload_too_large', message: 'the request body exceeds 1000 bytes', status: 413 });
+    },
+    { maxBodyBytes: 1_000, onError: (e: unknown) => void errors.push(e) },
+  );
+  assert.equal(errors, [], 'a body past the cap is not a handler failure');
+});
+
+test("the lazy Request answers every member of Request.prototype as the platform Request does", async () => {
+  let seen: { key: string; lazy: string; real: string }[] = [];
+  const handler: FetchHandler = {
+    fetch: async (request) => {
+      const real = new Request(request.url, { method: request.method, headers: request.headers });
+      const describe = (r: Request, key: string) => {
+        const value = (r as unknown as Record<string, unknown>)[key];
+        return typeof value === 'function' ? 'function' : key === 'headers' ? JSON.stringify([...(value as Headers)]) : key === 'signal' ? 'signal' : JSON.stringify(value);
+      };
+      seen = Object.getOwnPropertyNames(Request.prototype)
+        .filter((key) => key !== 'constructor')
+        .map((key) => ({ key, lazy: describe(request, key), real: describe(real, key) }));
+      return new Response(null, { status: 204 });
+    },
+  };
+  await withServer(handler, async (port) => {
+    const answer = await raw(port, 'GET /x?y=1 HTTP/1.1\r\nHost: example.test\r\nX-A: 1\r\nConnection: close\r\n\r\n');
+    assert.match(answer, /^HTTP\/1\.1 204 /);
+  });
+  assert.ok(seen.length > 15, 'every member was compared');
+  assert.equal(seen.filter((s) => s.lazy !== s.real), []);
+});
+
 test.run();

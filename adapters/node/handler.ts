@@ -98,6 +98,11 @@ async function handle(handler: FetchHandler, req: IncomingMessage, res: ServerRe
     }
   } catch (error) {
     if (res.destroyed) return; // the client left; the rejection is most likely the abort itself
+    if (body.overCap && !res.headersSent) {
+      // The handler failed on a body past the bridge's cap: the client's doing, answered as such.
+      writeError(res, 413, ErrorCode.payloadTooLarge, `the request body exceeds ${maxBodyBytes} bytes`, true);
+      return;
+    }
     onError(error);
     if (res.headersSent) res.destroy();
     else writeError(res, 500, ErrorCode.internalError, 'internal server error', mustClose(500));

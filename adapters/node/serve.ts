@@ -67,15 +67,17 @@ export async function serve(handler: FetchHandler, options: ServeOptions = {}): 
   const listener = createNodeHandler(handler, options);
   // Connections, not requests, are tracked for the shutdown: a Set that every request entered and
   // left kept each in-flight response reachable from a long-lived table, and under load V8 then
-  // promoted ~2 KB per request to the old generation: +35 MB of peak RSS and a major GC every two
-  // seconds (docs/performance.md). Connections come and go far less often than requests.
+  // promoted each request's objects to the old generation: more peak RSS and frequent major GCs
+  // (docs/performance.md). Connections come and go far less often than requests.
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
   // Each connection's latest response, so a parser error or the shutdown can tell whether an
-  // answer is under way on it (from the public 'request' event: no socket internals).
+  // answer is under way on it (from the public 'request' event: no socket internals). Weak in
+  // the connection and one entry per connection, replaced by its next request: no table of
+  // every request, and nothing kept once the connection is gone.
   const responses = new WeakMap<Socket, ServerResponse>();
   let closing: Promise<void> | undefined;
   // While shutting down, a connection is idle once its response is done: let it go then.

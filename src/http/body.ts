@@ -79,7 +79,7 @@ function tooLarge(maxBytes: number): ApiError {
 
 const noop = () => undefined;
 
-/** Settles after four microtask turns (an undici body's first read settles after two on Node 20). */
+/** Settles after four microtask turns: by then the first read of a body whose bytes are at hand (an in-process Request's) has settled. */
 function shortly(): Promise<undefined> {
   return Promise.resolve(undefined).then(noop).then(noop).then(noop);
 }
