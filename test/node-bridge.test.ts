@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createPetStore } from 'petstore-router';
+import { NodeJsonResponse } from '../adapters/node/json-response.js';
 import { StoreBindings } from '../src/bindings.js';
 import { type FetchHandler, serve } from '../adapters/node.js';
 import { resetDatabase, sharedPGlite } from './helpers/db.js';
@@ -547,6 +548,26 @@ test("the lazy Request answers every member of Request.prototype as the platform
   });
   assert.ok(seen.length > 15, 'every member was compared');
   assert.equal(seen.filter((s) => s.lazy !== s.real), []);
+});
+
+test('the bridge hands each request bindings made for it; the store answers through them (the fast path)', async () => {
+  const store = createPetStore({ db: await sharedPGlite(), keys: [KEY] });
+  const seen: { bound: boolean; fast: boolean; status: number }[] = [];
+  const handler: FetchHandler = {
+    fetch: async (request, bindings) => {
+      const response = await store.fetch(request, bindings);
+      seen.push({ bound: StoreBindings.for(request, bindings) !== undefined, fast: NodeJsonResponse.untouched(response) !== undefined, status: response.status });
+      return response;
+    },
+  };
+  await withServer(handler, async (port) => {
+    assert.match(await raw(port, `GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`), /^HTTP\/1\.1 200 /);
+    assert.match(await raw(port, 'GET /v1/pets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'), /^HTTP\/1\.1 401 /);
+  });
+  assert.equal(seen, [
+    { bound: true, fast: true, status: 200 },
+    { bound: true, fast: true, status: 401 },
+  ]);
 });
 
 test.run();
