@@ -23,8 +23,10 @@ export class JsonAnswer {
 /** What a route returns: a JSON answer, or a Response it built itself. */
 export type Answer = JsonAnswer | Response;
 
-/** A JSON answer from an already-serialised body (bodies are written exactly, see json-write). */
-// Named for what the caller gets in the end; the Response is built once, by toResponse.
+/**
+ * A JSON answer from an already-serialised body (bodies are written exactly, see json-write).
+ * Named for what the caller gets in the end: the Response is built once, by {@link toResponse}.
+ */
 export function jsonResponse(status: number, body: string, headers?: Record<string, string>): JsonAnswer {
   return new JsonAnswer(status, body, { 'content-type': JSON_TYPE, ...headers });
 }
@@ -42,8 +44,9 @@ export function setHeaders(answer: Answer, headers: Record<string, string>): voi
 export function toResponse(answer: Answer, method: string, bindings: AdapterBindings | undefined): Response {
   if (!(answer instanceof JsonAnswer)) return method === 'HEAD' ? withoutBody(answer) : answer;
   if (method === 'HEAD') return new Response(null, { status: answer.status, headers: answer.headers });
-  const { status, headers, text } = answer;
-  return bindings?.jsonResponse ? bindings.jsonResponse({ status, headers, text }) : new Response(text, { status, headers });
+  // A JsonAnswer is the JsonAnswerParts the adapter's factory takes; nobody else holds it now.
+  if (bindings?.jsonResponse) return bindings.jsonResponse(answer);
+  return new Response(answer.text, { status: answer.status, headers: answer.headers });
 }
 
 /**
