@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ErrorCode, type StoreBindings } from 'petstore-router';
+import { ErrorCode, type StoreBindings, createBindings } from 'petstore-router';
 import type { BodyState } from './body.js';
 import { writeError } from './errors.js';
+import { nodeJsonResponse } from './json-response.js';
 import { toLazyRequest } from './lazy-request.js';
 import { toRequest } from './request.js';
 import { writeResponse } from './response.js';
@@ -68,7 +69,7 @@ export function createNodeHandler(handler: FetchHandler, options: NodeHandlerOpt
 async function handle(handler: FetchHandler, req: IncomingMessage, res: ServerResponse, onError: (error: unknown) => void, maxBodyBytes: number) {
   const body: BodyState = { started: false, overCap: false, cancelled: false };
   let request: Request;
-  let bindings: StoreBindings | undefined;
+  let bindings: StoreBindings;
   // The lazy request builds headers, signal and the platform Request only if the handler reads
   // them; it watches for a disconnect itself, from the first read of its signal.
   const lazy = toLazyRequest(req, res, body, maxBodyBytes);
@@ -86,13 +87,15 @@ async function handle(handler: FetchHandler, req: IncomingMessage, res: ServerRe
     res.once('close', () => {
       if (!res.writableFinished) aborter.abort(new DOMException('the client disconnected', 'AbortError'));
     });
+    // A platform Request: only the JSON answers go the bridge's way.
+    bindings = createBindings(request, { jsonResponse: nodeJsonResponse });
   }
   // Close the connection rather than keep reading a body we stopped reading: past the cap, or
   // partly read, or refused as too large (Node would otherwise read and discard it all).
   const mustClose = (status: number) => body.overCap || (!req.complete && (body.started || status === 413));
   let response: Response;
   try {
-    response = await handler.fetch(request, bindings as StoreBindings);
+    response = await handler.fetch(request, bindings);
     if (!response || typeof response.status !== 'number' || !(response instanceof Response || (response as { headers?: unknown }).headers instanceof Headers)) {
       throw new TypeError('the fetch handler did not return a Response');
     }
