@@ -1,8 +1,9 @@
 /**
  * `petstore-router/node`: serve the store (or any fetch handler) with `node:http`.
  *
- * The bridge streams request bodies with the 64 KiB cap, aborts `request.signal` when the client
- * disconnects, answers every failure below the store with the Error body, and shuts down
+ * The bridge reads request bodies on demand (capped at `maxBodyBytes` if given; the store caps its
+ * own), hands a store its bindings (`fetch(request, bindings)`), aborts `request.signal` when the
+ * client disconnects, answers every failure below the store with the Error body, and shuts down
  * gracefully. No runtime dependency.
  */
 export { createNodeHandler } from './node/handler.js';

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
+import type { AdapterBindings } from './bindings.js';
 import type { DeprecationPolicy } from './deprecation.js';
 import type { RequestUrl } from './http/request-url.js';
+import type { Answer } from './http/respond.js';
 import type { Database } from './storage/database.js';
 
 /** Everything a route needs, resolved once by createPetStore and passed as an argument. */
@@ -21,6 +23,8 @@ export interface RouteRequest {
   store: StoreContext;
   /** Who sent it: the hex SHA-256 of the accepted API key (never the key itself). */
   principal: string;
+  /** What the adapter offered for this request (bindings.ts); undefined in-process. */
+  bindings: AdapterBindings | undefined;
 }
 
-export type RouteHandler = (req: RouteRequest) => Promise<Response>;
+export type RouteHandler = (req: RouteRequest) => Promise<Answer>;

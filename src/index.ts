@@ -10,7 +10,8 @@ export { addOrder } from './storage/orders.js';
 export type { Database, PetTable, OrderTable } from './storage/database.js';
 export type { Pet, NewPet, PetStatus, Order, NewOrder, OrderStatus } from './model.js';
 export { MAX_BODY_BYTES } from './http/body.js';
-/** @internal For `petstore-router/node` (adapters/node/lazy-request.ts); not public API. */
+export { createBindings } from './bindings.js';
+export type { AdapterBindings, BodyReader, BoundUrl, JsonAnswerParts, StoreBindings } from './bindings.js';
 export { targetUrl } from './http/request-url.js';
 export { openApiDocument } from './openapi/document.js';
 export type { OpenApiOptions } from './openapi/document.js';

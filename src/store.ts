@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { StoreBindings, type createBindings } from './bindings.js';
 import type { StoreContext } from './context.js';
 import { DEFAULT_DEPRECATED_AT, DEFAULT_SUNSET_AT } from './deprecation.js';
 import { type KeysOption, createAuthenticator } from './http/auth.js';
@@ -75,12 +76,22 @@ export interface PetStoreOptions {
 /** The embedded API: pass `fetch` to any server that speaks web-standard Request/Response. */
 export interface PetStore {
   /**
-   * Serves one request. Bound, so it can be passed around on its own. On Node.js a JSON answer is
-   * a `Response` (by `instanceof` and by every member) whose undici object is built only if
-   * `body`, `clone()` or a binary read needs it; other runtimes get a plain `Response`
-   * (docs/decisions.md, "Responses").
+   * Serves one request and answers with a standard `Response`. Bound, so it can be passed around
+   * on its own (`Deno.serve(store.fetch)`, `app.mount('/', store.fetch)`).
+   *
+   * The second argument is for server adapters: bindings from {@link createBindings} made for
+   * this `request` let the store reuse what the adapter already built (docs/decisions.md,
+   * "Adapter bindings"). Anything else there (Deno's `info`, Bun's `server`, Hono's `env`) is
+   * ignored.
+   *
+   * @example
+   * ```ts
+   * const res = await store.fetch(new Request('http://localhost/v1/pets', {
+   *   headers: { authorization: 'Bearer secret' },
+   * }))
+   * ```
    */
-  readonly fetch: (request: Request) => Promise<Response>;
+  readonly fetch: (request: Request, bindings?: StoreBindings | {}) => Promise<Response>;
   /** The resolved base path (`'/v1'` by default). */
   readonly basePath: string;
 }
@@ -128,7 +139,10 @@ export function createPetStore(options: PetStoreOptions): PetStore {
     authenticate: createAuthenticator(options.keys),
     onError: options.onError ?? defaultOnError,
   });
-  return Object.freeze({ fetch: (request: Request) => handle(request), basePath: store.basePath });
+  return Object.freeze({
+    fetch: (request: Request, bindings?: unknown) => handle(request, StoreBindings.for(request, bindings)),
+    basePath: store.basePath,
+  });
 }
 
 function openApiServers({ openapi }: PetStoreOptions): OpenApiServer[] | undefined {

@@ -4,6 +4,8 @@ import { connect } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createPetStore } from 'petstore-router';
+import { NodeJsonResponse } from '../adapters/node/json-response.js';
+import { StoreBindings } from '../src/bindings.js';
 import { type FetchHandler, serve } from '../adapters/node.js';
 import { resetDatabase, sharedPGlite } from './helpers/db.js';
 import { KEY, openStore } from './helpers/harness.js';
@@ -290,9 +292,9 @@ test('a client that leaves mid-body: the body read ends at once, nothing is stor
   let settle!: (outcome: number | string) => void;
   const outcome = new Promise<number | string>((r) => (settle = r));
   const handler: FetchHandler = {
-    fetch: (request) => {
+    fetch: (request, bindings) => {
       arrive();
-      return store.fetch(request).then(
+      return store.fetch(request, bindings).then(
         (response) => (settle(response.status), response),
         (error: unknown) => (settle(String(error)), Promise.reject(error)),
       );
@@ -322,13 +324,12 @@ test('a client that leaves mid-body: the body read ends at once, nothing is stor
 });
 
 test("the store's header lookups on the lazy request equal Headers.get (repeats, case, whitespace, latin1)", async () => {
-  const HEADER = Symbol.for('petstore-router.header');
   const names = ['authorization', 'x-twice', 'x-spaced', 'x-latin', 'x-empty', 'x-missing'];
   let seen: { direct: (string | null)[]; viaHeaders: (string | null)[] } | undefined;
   const handler: FetchHandler = {
-    fetch: (request) => {
-      const read = (request as unknown as Record<symbol, (name: string) => string | null>)[HEADER]!;
-      const direct = names.map((n) => read.call(request, n)); // before anything builds Headers
+    fetch: (request, bindings) => {
+      const given = StoreBindings.for(request, bindings)!;
+      const direct = names.map((n) => given.header!(n)); // before anything builds Headers
       seen = { direct, viaHeaders: names.map((n) => request.headers.get(n)) };
       return new Response(null, { status: 204 });
     },
@@ -491,6 +492,82 @@ test('the store round-trips over a real socket (nodeSocket transport)', async ()
   } finally {
     await close();
   }
+});
+
+/** POSTs `size` bytes to `/echo`; the status and the body of the answer. */
+function postBytes(port: number, size: number): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ port, host: '127.0.0.1', method: 'POST', path: '/echo', headers: { 'content-length': size } }, (res) => {
+      let body = '';
+      res.setEncoding('latin1');
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on('error', reject);
+    req.end(Buffer.alloc(size, 0x61));
+  });
+}
+
+test("the bridge's own body cap is an option: none by default, 413 past maxBodyBytes for any handler", async () => {
+  const echo: FetchHandler = { fetch: async (request) => new Response(String((await request.text()).length)) };
+  await withServer(echo, async (port) => {
+    assert.equal(await postBytes(port, 200_000), { status: 200, body: '200000' }, 'no cap of its own by default');
+  });
+  const errors: unknown[] = [];
+  await withServer(
+    echo,
+    async (port) => {
+      assert.equal(await postBytes(port, 1_000), { status: 200, body: '1000' });
+      const over = await postBytes(port, 5_000);
+      assert.is(over.status, 413);
+      assert.equal(JSON.parse(over.body), { code: 'payload_too_large', message: 'the request body exceeds 1000 bytes', status: 413 });
+    },
+    { maxBodyBytes: 1_000, onError: (e: unknown) => void errors.push(e) },
+  );
+  assert.equal(errors, [], 'a body past the cap is not a handler failure');
+});
+
+test("the lazy Request answers every member of Request.prototype as the platform Request does", async () => {
+  let seen: { key: string; lazy: string; real: string }[] = [];
+  const handler: FetchHandler = {
+    fetch: async (request) => {
+      const real = new Request(request.url, { method: request.method, headers: request.headers });
+      const describe = (r: Request, key: string) => {
+        const value = (r as unknown as Record<string, unknown>)[key];
+        return typeof value === 'function' ? 'function' : key === 'headers' ? JSON.stringify([...(value as Headers)]) : key === 'signal' ? 'signal' : JSON.stringify(value);
+      };
+      seen = Object.getOwnPropertyNames(Request.prototype)
+        .filter((key) => key !== 'constructor')
+        .map((key) => ({ key, lazy: describe(request, key), real: describe(real, key) }));
+      return new Response(null, { status: 204 });
+    },
+  };
+  await withServer(handler, async (port) => {
+    const answer = await raw(port, 'GET /x?y=1 HTTP/1.1\r\nHost: example.test\r\nX-A: 1\r\nConnection: close\r\n\r\n');
+    assert.match(answer, /^HTTP\/1\.1 204 /);
+  });
+  assert.ok(seen.length > 15, 'every member was compared');
+  assert.equal(seen.filter((s) => s.lazy !== s.real), []);
+});
+
+test('the bridge hands each request bindings made for it; the store answers through them (the fast path)', async () => {
+  const store = createPetStore({ db: await sharedPGlite(), keys: [KEY] });
+  const seen: { bound: boolean; fast: boolean; status: number }[] = [];
+  const handler: FetchHandler = {
+    fetch: async (request, bindings) => {
+      const response = await store.fetch(request, bindings);
+      seen.push({ bound: StoreBindings.for(request, bindings) !== undefined, fast: NodeJsonResponse.untouched(response) !== undefined, status: response.status });
+      return response;
+    },
+  };
+  await withServer(handler, async (port) => {
+    assert.match(await raw(port, `GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`), /^HTTP\/1\.1 200 /);
+    assert.match(await raw(port, 'GET /v1/pets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'), /^HTTP\/1\.1 401 /);
+  });
+  assert.equal(seen, [
+    { bound: true, fast: true, status: 200 },
+    { bound: true, fast: true, status: 401 },
+  ]);
 });
 
 test.run();

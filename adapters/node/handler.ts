@@ -1,14 +1,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ErrorCode } from 'petstore-router';
+import { ErrorCode, type StoreBindings, createBindings } from 'petstore-router';
+import type { BodyState } from './body.js';
 import { writeError } from './errors.js';
 import { lacksRequiredHost } from './host-header.js';
+import { nodeJsonResponse } from './json-response.js';
 import { toLazyRequest } from './lazy-request.js';
-import { type BodyState, toRequest } from './request.js';
+import { toRequest } from './request.js';
 import { writeResponse } from './response.js';
 
-/** Anything with a web-standard `fetch`: a `PetStore`, a Hono app, ... */
+/**
+ * Anything with a web-standard `fetch`: a `PetStore`, a Hono app, ... The second argument is the
+ * request's bindings (`StoreBindings`, see `createBindings` in `petstore-router`): a store uses
+ * them, other handlers may ignore them (a Hono app sees them as `c.env`).
+ */
 export interface FetchHandler {
-  fetch(request: Request): Promise<Response> | Response;
+  fetch(request: Request, bindings: StoreBindings): Promise<Response> | Response;
 }
 
 /** Options of {@link createNodeHandler}. */
@@ -18,15 +24,27 @@ export interface NodeHandlerOptions {
    * @default logs to console.error
    */
   onError?: (error: unknown) => void;
+  /**
+   * The most request body bytes the bridge reads: past them reading stops, the body read fails
+   * with a 413 Error (which the store answers) and the connection closes after the answer. The
+   * store caps its own bodies anyway (`MAX_BODY_BYTES`); this bounds what any handler can read.
+   * @default Infinity (no cap of the bridge's own)
+   * @example
+   * ```ts
+   * createNodeHandler(app, { maxBodyBytes: 1024 * 1024 })
+   * ```
+   */
+  maxBodyBytes?: number;
 }
 
 /** A `node:http` request listener. */
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
- * Turns a fetch handler into a `node:http` request listener: the body is streamed in with the
- * 64 KiB cap, a client disconnect aborts `request.signal`, a handler that throws gets a 500 Error
- * body (or, once headers are out, a destroyed socket: never a hung one).
+ * Turns a fetch handler into a `node:http` request listener: the body is streamed in on demand
+ * (capped at `maxBodyBytes`, 413 past it), a client disconnect aborts `request.signal`, a handler
+ * that throws gets a 500 Error body (or, once headers are out, a destroyed socket: never a hung
+ * one). The handler is called as `fetch(request, bindings)` (see {@link FetchHandler}).
  *
  * @example
  * ```ts
@@ -38,8 +56,10 @@ export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
  */
 export function createNodeHandler(handler: FetchHandler, options: NodeHandlerOptions = {}): NodeListener {
   const onError = options.onError ?? defaultOnError;
+  const maxBodyBytes = options.maxBodyBytes ?? Number.POSITIVE_INFINITY;
+  if (!(maxBodyBytes >= 0)) throw new RangeError('petstore-router/node: maxBodyBytes must be a number of bytes (0 or more)');
   return (req, res) => {
-    handle(handler, req, res, onError).catch((error) => {
+    handle(handler, req, res, onError, maxBodyBytes).catch((error) => {
       // Only reached by a bug in the bridge itself: still never leave the socket hanging.
       onError(error);
       res.destroy();
@@ -47,22 +67,23 @@ export function createNodeHandler(handler: FetchHandler, options: NodeHandlerOpt
   };
 }
 
-async function handle(handler: FetchHandler, req: IncomingMessage, res: ServerResponse, onError: (error: unknown) => void) {
+async function handle(handler: FetchHandler, req: IncomingMessage, res: ServerResponse, onError: (error: unknown) => void, maxBodyBytes: number) {
   if (lacksRequiredHost(req)) {
     writeError(res, 400, ErrorCode.invalidRequest, 'an HTTP/1.1 request must carry a Host header', true);
     return;
   }
-  const body: BodyState = { started: false, overCap: false };
+  const body: BodyState = { started: false, overCap: false, cancelled: false };
   let request: Request;
-  // The lazy request builds headers, signal and the undici Request only if the handler reads them;
-  // it watches for a disconnect itself, from the first read of its signal.
-  const lazy = toLazyRequest(req, res, body);
+  let bindings: StoreBindings;
+  // The lazy request builds headers, signal and the platform Request only if the handler reads
+  // them; it watches for a disconnect itself, from the first read of its signal.
+  const lazy = toLazyRequest(req, res, body, maxBodyBytes);
   if (lazy) {
-    request = lazy;
+    ({ request, bindings } = lazy);
   } else {
     const aborter = new AbortController();
     try {
-      request = toRequest(req, aborter.signal, body);
+      request = toRequest(req, aborter.signal, body, maxBodyBytes);
     } catch {
       writeError(res, 400, ErrorCode.invalidRequest, 'the request target, a header or the method is not valid');
       return;
@@ -71,18 +92,25 @@ async function handle(handler: FetchHandler, req: IncomingMessage, res: ServerRe
     res.once('close', () => {
       if (!res.writableFinished) aborter.abort(new DOMException('the client disconnected', 'AbortError'));
     });
+    // A platform Request: only the JSON answers go the bridge's way.
+    bindings = createBindings(request, { jsonResponse: nodeJsonResponse });
   }
   // Close the connection rather than keep reading a body we stopped reading: past the cap, or
   // partly read, or refused as too large (Node would otherwise read and discard it all).
   const mustClose = (status: number) => body.overCap || (!req.complete && (body.started || status === 413));
   let response: Response;
   try {
-    response = await handler.fetch(request);
+    response = await handler.fetch(request, bindings);
     if (!response || typeof response.status !== 'number' || !(response instanceof Response || (response as { headers?: unknown }).headers instanceof Headers)) {
       throw new TypeError('the fetch handler did not return a Response');
     }
   } catch (error) {
     if (res.destroyed) return; // the client left; the rejection is most likely the abort itself
+    if (body.overCap && !res.headersSent) {
+      // The handler failed on a body past the bridge's cap: the client's doing, answered as such.
+      writeError(res, 413, ErrorCode.payloadTooLarge, `the request body exceeds ${maxBodyBytes} bytes`, true);
+      return;
+    }
     onError(error);
     if (res.headersSent) res.destroy();
     else writeError(res, 500, ErrorCode.internalError, 'internal server error', mustClose(500));

@@ -1,63 +1,46 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { MAX_BODY_BYTES, targetUrl } from 'petstore-router';
-import { readBody } from './read-body.js';
-import { type BodyState, bodyStream } from './request.js';
+import { type AdapterBindings, type BodyReader, type BoundUrl, type JsonAnswerParts, type StoreBindings, createBindings, targetUrl } from 'petstore-router';
+import { type BodyState, NodeBodyReader, bodyStream, spentStream } from './body.js';
+import { delegateMissing } from './inherit.js';
+import { nodeJsonResponse } from './json-response.js';
 
-/** What `targetUrl` gives: the URL's parts and its `href`. */
-type ParsedUrl = NonNullable<ReturnType<typeof targetUrl>>;
-
-/**
- * Registered by the store (src/http/request-url.ts): the parts of `url`, built here once, so the
- * store neither parses nor checks the URL again.
- */
-const PARSED_URL = Symbol.for('petstore-router.url');
-
-/** Registered by the store (src/http/respond.ts): we accept its lazy JSON responses. */
-const LAZY_RESPONSE_OK = Symbol.for('petstore-router.lazyResponse');
+/** A reader of an empty body. */
+const EMPTY: BodyReader = {
+  read: () => Promise.resolve({ done: true, value: undefined }),
+  cancel: () => Promise.resolve(),
+};
 
 /**
- * Registered by the store (src/http/body.ts): reads the whole body as bytes, capped, without a web
- * stream or a signal (see read-body.ts). Resolves to null past the cap.
- */
-const READ_BODY = Symbol.for('petstore-router.readBody');
-
-/**
- * Registered by the store (src/http/header.ts): one header field's value as `Headers.get` gives it,
- * read from `rawHeaders` without building a Headers.
- */
-const HEADER = Symbol.for('petstore-router.header');
-
-/** Methods undici's Request refuses (TypeError): those take the eager path, answered 400 as before. */
-const FAST_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
-
-/**
- * A `Request` for a Node request whose parts are built only when read: `method` and `url` are
- * plain strings, `headers` a Headers filled from `rawHeaders` on first access, `signal` an
- * AbortSignal created on first access (on Node 20 creating a signal costs ~3 us, a Request ~5 us,
- * a Headers ~1 us). Reading the body or anything else builds the real undici Request once and
- * delegates to it. `instanceof Request` holds. Measured in docs/performance.md.
+ * A `Request` for a Node request whose platform parts are built only when read: `method` and
+ * `url` are plain strings, `headers` a Headers filled from `rawHeaders` on first access, `signal`
+ * an AbortSignal created on first access, `body` a stream over the bridge's body reader. Every
+ * other member builds the platform Request once and delegates to it (see inherit.ts).
+ * `instanceof Request` holds. A method the platform Request refuses (TRACE) is carried as is, so
+ * the store can answer it; only building the platform Request for it fails (TypeError).
  */
 class NodeRequest {
   readonly #req: IncomingMessage;
   readonly #res: ServerResponse;
-  readonly #url: ParsedUrl;
+  readonly #url: BoundUrl;
   readonly #state: BodyState;
   readonly #hasBody: boolean;
+  readonly #maxBodyBytes: number;
   #headers: Headers | undefined;
   #controller: AbortController | undefined;
   #real: Request | undefined;
   /** The body stream, once `body` was read (null without a body). */
-  #body: ReadableStream<Uint8Array> | null | undefined;
-  /** The body was read as bytes through READ_BODY. */
-  #taken = false;
+  #stream: ReadableStream<Uint8Array> | null | undefined;
+  /** The body reader went to the store through the bindings. */
+  #readerTaken = false;
 
-  constructor(req: IncomingMessage, res: ServerResponse, url: ParsedUrl, state: BodyState, hasBody: boolean) {
+  constructor(req: IncomingMessage, res: ServerResponse, url: BoundUrl, state: BodyState, hasBody: boolean, maxBodyBytes: number) {
     this.#req = req;
     this.#res = res;
     this.#url = url;
     this.#state = state;
     this.#hasBody = hasBody;
+    this.#maxBodyBytes = maxBodyBytes;
   }
 
   get method(): string {
@@ -68,38 +51,14 @@ class NodeRequest {
     return this.#url.href;
   }
 
-  get [PARSED_URL](): ParsedUrl {
-    return this.#url;
-  }
-
-  /** This bridge writes the store's lazy JSON answers itself (see writeResponse). */
-  get [LAZY_RESPONSE_OK](): boolean {
-    return true;
-  }
-
   get headers(): Headers {
     return (this.#headers ??= headersOf(this.#req.rawHeaders));
   }
 
   /**
-   * `headers.get(name)` for a lower-case `name`, from `rawHeaders`: the values of every field of
-   * that name joined with ", " (as Headers does; Node's parser already trimmed each value).
-   */
-  [HEADER](name: string): string | null {
-    if (this.#headers) return this.#headers.get(name);
-    const raw = this.#req.rawHeaders;
-    let value: string | null = null;
-    for (let i = 0; i < raw.length; i += 2) {
-      const field = raw[i]!;
-      if (field.length === name.length && field.toLowerCase() === name) value = value === null ? raw[i + 1]! : `${value}, ${raw[i + 1]!}`;
-    }
-    return value;
-  }
-
-  /**
    * Aborted when the client disconnects before the response finished. The 'close' listener that
-   * watches for it is added here, on first access, so a request nobody asks the signal of (every
-   * request the store serves, bodies included) pays for neither the signal nor the listener.
+   * watches for it is added on first access, so a request nobody asks the signal of (every
+   * request the store serves through its bindings) pays for neither the signal nor the listener.
    */
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
@@ -112,113 +71,110 @@ class NodeRequest {
     return this.#controller.signal;
   }
 
+  /** The capped body stream itself: reading a body needs no platform Request. */
+  get body(): ReadableStream<Uint8Array> | null {
+    return this.#real ? this.#real.body : this.#bodyStream();
+  }
+
+  /** Read (or cancelled) once anyone pulled from the stream, or the store took the reader. */
+  get bodyUsed(): boolean {
+    if (this.#real) return this.#real.bodyUsed;
+    if (this.#readerTaken) return true;
+    return this.#stream != null && (this.#state.started || this.#state.cancelled);
+  }
+
+  /** A platform Request following this request's signal. */
+  clone(): Request {
+    return new Request(NodeRequest.real(this).clone(), { signal: this.signal });
+  }
+
+  #bodyStream(): ReadableStream<Uint8Array> | null {
+    if (this.#stream === undefined) {
+      this.#stream = this.#readerTaken ? spentStream() : this.#hasBody ? bodyStream(new NodeBodyReader(this.#req, this.#state, this.#maxBodyBytes)) : null;
+    }
+    return this.#stream;
+  }
+
   /**
-   * The undici Request, built once (without a signal of its own: `signal` above is the one), on
-   * the body stream handed out by `body` if there was one (undici refuses it if already read).
+   * The platform Request of `self`, built once (without a signal of its own: `signal` is the
+   * one), on the body stream if there is a body.
    */
-  #request(): Request {
-    if (this.#real === undefined) {
-      const init: RequestInit & { duplex?: 'half' } = { method: this.method, headers: this.headers };
-      const body = this.#stream();
+  static real(self: NodeRequest): Request {
+    if (self.#real === undefined) {
+      const init: RequestInit & { duplex?: 'half' } = { method: self.method, headers: self.headers };
+      const body = self.#bodyStream();
       if (body) {
         init.body = body;
         init.duplex = 'half';
       }
-      this.#real = new Request(this.#url.href, init);
+      self.#real = new Request(self.#url.href, init);
     }
-    return this.#real;
-  }
-
-  #stream(): ReadableStream<Uint8Array> | null {
-    return (this.#body ??= this.#taken ? spentStream() : this.#hasBody ? bodyStream(this.#req, this.#state) : null);
+    return self.#real;
   }
 
   /**
-   * The whole body as bytes, capped at `maxBytes` (and at the bridge's MAX_BODY_BYTES): null past
-   * the cap. Undefined when the body stream was already handed out: the caller reads that instead.
+   * `headers.get(name)` for a lower-case `name`, from `rawHeaders`: the values of every field of
+   * that name joined with ", " (as Headers does; Node's parser already trimmed each value).
    */
-  [READ_BODY](maxBytes: number): Promise<Uint8Array | null> | undefined {
-    if (this.#real || this.#body !== undefined || this.#taken) return undefined;
-    if (!this.#hasBody) return Promise.resolve(new Uint8Array(0));
-    this.#taken = true;
-    return readBody(this.#req, this.#state, Math.min(maxBytes, MAX_BODY_BYTES));
+  static header(self: NodeRequest, name: string): string | null {
+    if (self.#headers) return self.#headers.get(name);
+    const raw = self.#req.rawHeaders;
+    let value: string | null = null;
+    for (let i = 0; i < raw.length; i += 2) {
+      const field = raw[i]!;
+      if (field.length === name.length && field.toLowerCase() === name) value = value === null ? raw[i + 1]! : `${value}, ${raw[i + 1]!}`;
+    }
+    return value;
   }
 
-  /** The capped body stream itself: reading a POST body needs no undici Request (~5 us). */
-  get body(): ReadableStream<Uint8Array> | null {
-    return this.#real ? this.#real.body : this.#stream();
+  /** The body reader for the store; undefined once the body stream was handed out. */
+  static reader(self: NodeRequest): BodyReader | undefined {
+    if (self.#real || self.#stream !== undefined || self.#readerTaken) return undefined;
+    if (!self.#hasBody) return EMPTY;
+    self.#readerTaken = true;
+    return new NodeBodyReader(self.#req, self.#state, self.#maxBodyBytes);
   }
-  /** Read (or cancelled) once anyone pulled from the stream: `state.started` is set on the first pull. */
-  get bodyUsed(): boolean {
-    if (this.#real) return this.#real.bodyUsed;
-    if (this.#taken) return true;
-    return this.#body != null && (this.#state.started || this.#state.cancelled === true);
-  }
-  get cache() {
-    return this.#request().cache;
-  }
-  get credentials() {
-    return this.#request().credentials;
-  }
-  get destination() {
-    return this.#request().destination;
-  }
-  get integrity() {
-    return this.#request().integrity;
-  }
-  get keepalive() {
-    return this.#request().keepalive;
-  }
-  get mode() {
-    return this.#request().mode;
-  }
-  get redirect() {
-    return this.#request().redirect;
-  }
-  get referrer() {
-    return this.#request().referrer;
-  }
-  get referrerPolicy() {
-    return this.#request().referrerPolicy;
-  }
-  get duplex() {
-    return (this.#request() as Request & { duplex?: string }).duplex;
-  }
-  arrayBuffer() {
-    return this.#request().arrayBuffer();
-  }
-  blob() {
-    return this.#request().blob();
-  }
-  formData() {
-    return this.#request().formData();
-  }
-  json() {
-    return this.#request().json();
-  }
-  text() {
-    return this.#request().text();
-  }
-  bytes() {
-    return (this.#request() as Request & { bytes(): Promise<Uint8Array> }).bytes();
-  }
-  /** A real Request following this request's signal. */
-  clone(): Request {
-    return new Request(this.#request().clone(), { signal: this.signal });
+
+  static urlOf(self: NodeRequest): BoundUrl {
+    return self.#url;
   }
 }
 Object.setPrototypeOf(NodeRequest.prototype, Request.prototype);
+delegateMissing(NodeRequest.prototype, Request.prototype, NodeRequest.real);
 
+/** What this bridge offers the store for one request (src/bindings.ts). */
+class NodeBindings implements AdapterBindings {
+  readonly #request: NodeRequest;
+  readonly url: BoundUrl;
+  constructor(request: NodeRequest) {
+    this.#request = request;
+    this.url = NodeRequest.urlOf(request);
+  }
+  header(name: string): string | null {
+    return NodeRequest.header(this.#request, name);
+  }
+  body(): BodyReader | undefined {
+    return NodeRequest.reader(this.#request);
+  }
+  jsonResponse(answer: JsonAnswerParts): Response {
+    return nodeJsonResponse(answer);
+  }
+}
 
 /**
- * The request the bridge hands the fetch handler, or undefined when only the eager path can
- * build it faithfully (a method undici refuses, an absolute-form target, a Host that does not make
- * a URL): the caller then uses `toRequest`, which answers such requests 400 as before.
+ * The request the bridge hands the fetch handler, with its bindings; undefined when only the
+ * eager path can build it faithfully (an absolute-form target, a Host that does not make a URL):
+ * the caller then uses `toRequest`, which answers such requests 400.
  */
-export function toLazyRequest(req: IncomingMessage, res: ServerResponse, state: BodyState): Request | undefined {
+export function toLazyRequest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  state: BodyState,
+  maxBodyBytes: number,
+): { request: Request; bindings: StoreBindings } | undefined {
   const method = req.method;
   const target = req.url;
-  if (method === undefined || !FAST_METHODS.has(method) || target === undefined || !target.startsWith('/')) return undefined;
+  if (method === undefined || target === undefined || !target.startsWith('/')) return undefined;
   let host = 'localhost';
   let mayHaveBody = false;
   const raw = req.rawHeaders;
@@ -229,21 +185,14 @@ export function toLazyRequest(req: IncomingMessage, res: ServerResponse, state: 
     else if (lower === 'transfer-encoding') mayHaveBody = true;
   }
   const scheme = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
-  // What undici's Request.url would be (the URL serialised after parsing); undefined where undici
-  // would refuse it too: the eager path answers 400.
+  // What the platform's Request.url would be (the URL serialised after parsing); undefined where
+  // it would refuse it too: the eager path answers 400.
   const url = targetUrl(scheme, host, target);
   if (url === undefined) return undefined;
   const hasBody = mayHaveBody && method !== 'GET' && method !== 'HEAD';
-  return new NodeRequest(req, res, url, state, hasBody) as unknown as Request;
-}
-
-/** What `body` is once the body was read as bytes: a stream that fails as undici's would. */
-function spentStream(): ReadableStream<Uint8Array> {
-  return new ReadableStream({
-    start(controller) {
-      controller.error(new TypeError('Body is unusable: Body has already been read'));
-    },
-  });
+  const lazy = new NodeRequest(req, res, url, state, hasBody, maxBodyBytes);
+  const request = lazy as unknown as Request;
+  return { request, bindings: createBindings(request, new NodeBindings(lazy)) };
 }
 
 /** Headers from rawHeaders, appended one by one (several Authorization headers stay `a, b`). */

@@ -1,16 +1,8 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 
+import { NodeJsonResponse } from './json-response.js';
+
 const noop = () => {};
-/** Registered by the store (src/http/respond.ts) on the Responses it builds from a string. */
-const BODY_TEXT = Symbol.for('petstore-router.bodyText');
-/** Registered by the store on its lazy JSON answers: status, header fields and body text. */
-const JSON_PARTS = Symbol.for('petstore-router.jsonParts');
-interface JsonParts {
-  status: number;
-  fields: Record<string, string> | undefined;
-  headers: Headers | undefined;
-  text: string;
-}
 
 /**
  * Writes a web Response on a Node response: status, headers (each Set-Cookie on its own line),
@@ -25,11 +17,11 @@ export function writeResponse(res: ServerResponse, response: Response, close: bo
 }
 
 /**
- * Writes a lazy JSON answer of the store (src/http/respond.ts), untouched: no Headers, no Response
- * built. False when `response` is something else or the request is a HEAD.
+ * Writes a JSON answer the store built with our factory (json-response.ts), untouched: no Headers,
+ * no Response built. False when `response` is something else or the request is a HEAD.
  */
 function writeJsonAnswer(res: ServerResponse, response: Response, close: boolean): boolean {
-  const parts = (response as Response & { [JSON_PARTS]?: JsonParts })[JSON_PARTS];
+  const parts = NodeJsonResponse.untouched(response);
   if (parts === undefined || res.req.method === 'HEAD') return false;
   // The answer's own field object (nobody else holds it once the store returned): no copy.
   const fields: OutgoingHttpHeaders = parts.fields ?? toNodeHeaders(parts.headers!);
@@ -48,15 +40,6 @@ async function writeOther(res: ServerResponse, response: Response, close: boolea
     body?.cancel().catch(noop);
     res.writeHead(response.status, headers);
     res.end();
-    return;
-  }
-  // A body the store built from a string (see BODY_TEXT in src/http/respond.ts) is written as is:
-  // no stream read-back, one write with Content-Length. Measured in docs/performance.md.
-  const text = (response as Response & { [BODY_TEXT]?: unknown })[BODY_TEXT];
-  if (typeof text === 'string' && !response.bodyUsed) {
-    headers['content-length'] = Buffer.byteLength(text);
-    res.writeHead(response.status, headers);
-    res.end(text);
     return;
   }
   const reader = body.getReader();

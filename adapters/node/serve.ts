@@ -69,17 +69,23 @@ export async function serve(handler: FetchHandler, options: ServeOptions = {}): 
   const listener = createNodeHandler(handler, options);
   // Connections, not requests, are tracked for the shutdown: a Set that every request entered and
   // left kept each in-flight response reachable from a long-lived table, and under load V8 then
-  // promoted ~2 KB per request to the old generation: +35 MB of peak RSS and a major GC every two
-  // seconds (docs/performance.md). Connections come and go far less often than requests.
+  // promoted each request's objects to the old generation: more peak RSS and frequent major GCs
+  // (docs/performance.md). Connections come and go far less often than requests.
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
+  // Each connection's latest response, so a parser error or the shutdown can tell whether an
+  // answer is under way on it (from the public 'request' event: no socket internals). Weak in
+  // the connection and one entry per connection, replaced by its next request: no table of
+  // every request, and nothing kept once the connection is gone.
+  const responses = new WeakMap<Socket, ServerResponse>();
   let closing: Promise<void> | undefined;
   // While shutting down, a connection is idle once its response is done: let it go then.
   const releaseWhenDone = (res: ServerResponse) => res.once('close', () => setImmediate(() => server.closeIdleConnections()));
   server.on('request', (req, res) => {
+    responses.set(req.socket, res);
     if (closing) {
       res.setHeader('connection', 'close');
       releaseWhenDone(res);
@@ -89,8 +95,8 @@ export async function serve(handler: FetchHandler, options: ServeOptions = {}): 
   server.on('clientError', (error: Error & { code?: string; rawPacket?: Buffer }, socket: Socket) => {
     const answer = parserErrorAnswer(error, maxHeaderSize);
     // A response already under way cannot get a second status line: drop the connection.
-    const current = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
-    if (!answer || !socket.writable || current?.headersSent) {
+    const current = responses.get(socket);
+    if (!answer || !socket.writable || (current?.headersSent && !current.writableFinished)) {
       socket.destroy();
       return;
     }
@@ -116,7 +122,7 @@ export async function serve(handler: FetchHandler, options: ServeOptions = {}): 
       });
       // Answers still to be written end their connection; idle keep-alive connections go now.
       for (const socket of sockets) {
-        const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+        const res = responses.get(socket);
         if (!res || res.writableFinished) continue;
         if (!res.headersSent) res.setHeader('connection', 'close');
         releaseWhenDone(res);

@@ -1,7 +1,7 @@
+import type { AdapterBindings, BodyReader } from '../bindings.js';
 import { ApiError, ErrorCode } from './errors.js';
 import { requestHeader } from './header.js';
 import { JsonSyntaxError, parseJson } from './json-parse.js';
-import { requestSource } from './request-source.js';
 
 /** Request bodies larger than this are refused with 413, counted while streaming. */
 export const MAX_BODY_BYTES = 65_536;
@@ -9,19 +9,10 @@ export const MAX_BODY_BYTES = 65_536;
 const JSON_MEDIA_TYPE = /^application\/json\s*(?:;|$)/i;
 
 /**
- * One strict decoder for every body: creating a TextDecoder opens an ICU converter (~2 us per
- * request on Node 20), and `decode()` without `{ stream: true }` starts from a clean state each time.
+ * One strict decoder for every body: creating a TextDecoder opens an ICU converter on each call,
+ * and `decode()` without `{ stream: true }` starts from a clean state each time.
  */
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
-
-/**
- * A server adapter of ours (adapters/node) offers, under this registered symbol, to read the whole
- * body as bytes itself, capped: no web stream and no AbortSignal, ~13% of a create's server CPU on
- * Node 20 (docs/performance.md). It resolves to null past the cap, rejects when the body cannot be
- * read to its end, and returns undefined when the body stream was already handed out.
- */
-const READ_BODY = Symbol.for('petstore-router.readBody');
-type ReadBody = (maxBytes: number) => Promise<Uint8Array | null> | undefined;
 
 /**
  * Reads a JSON object body: 415 unless the media type is application/json (any case, parameters
@@ -29,16 +20,15 @@ type ReadBody = (maxBytes: number) => Promise<Uint8Array | null> | undefined;
  * because Content-Length may be absent or wrong), 400 for bytes that are not UTF-8 JSON or a
  * JSON value that is not an object.
  */
-export async function readJsonObject(request: Request, maxBytes = MAX_BODY_BYTES): Promise<Record<string, unknown>> {
-  const type = requestHeader(request, 'content-type');
+export async function readJsonObject(request: Request, bindings?: AdapterBindings, maxBytes = MAX_BODY_BYTES): Promise<Record<string, unknown>> {
+  const type = requestHeader(request, 'content-type', bindings);
   if (type === null || !JSON_MEDIA_TYPE.test(type.trim())) {
     throw new ApiError(415, ErrorCode.unsupportedMediaType, 'the request body must be application/json');
   }
-  const declared = requestHeader(request, 'content-length');
+  const declared = requestHeader(request, 'content-length', bindings);
   if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
 
-  const read = readText(request, maxBytes);
-  const text = typeof read === 'string' ? read : await read;
+  const text = decodeUtf8(await readBytes(request, bindings, maxBytes));
   if (text.trim() === '') throw new ApiError(400, ErrorCode.invalidJson, 'the request body is empty');
   let value: unknown;
   try {
@@ -56,23 +46,19 @@ export async function readJsonObject(request: Request, maxBytes = MAX_BODY_BYTES
 }
 
 /**
- * The whole body as text, read the cheapest way available: by our Node adapter itself, from the
- * string or bytes the caller's Request holds (request-source.ts; no wait at all), else through the
- * web stream. Not async itself: each async layer costs promise hops on every create.
+ * The whole body, at most `maxBytes` of it: through the adapter's reader when it gave one
+ * (bindings.ts), else through `request.body`. One capped reader ({@link readCapped}) for both.
  */
-function readText(request: Request, maxBytes: number): string | Promise<string> {
-  const direct = (request as Request & { [READ_BODY]?: ReadBody })[READ_BODY]?.(maxBytes);
-  if (direct) return readDirect(direct, maxBytes);
-  const held = requestSource(request);
-  if (held === undefined) return readCapped(request, maxBytes).then(decodeUtf8);
-  // As readCapped would end, in its order: the caller's signal aborted, or past the cap.
-  if (request.signal.aborted) throw unreadable();
-  if (held.byteLength > maxBytes) throw tooLarge(maxBytes);
-  if (typeof held.source !== 'string') return decodeUtf8(held.source);
-  // The text UTF8 would give for the string's bytes: without one leading byte order mark. (Lone
-  // surrogates need nothing: the Request constructor keeps the string as a USVString, U+FFFD in
-  // their place, as encoding would; request-source.test.ts checks both.)
-  return held.source.charCodeAt(0) === 0xfeff ? held.source.slice(1) : held.source;
+function readBytes(request: Request, bindings: AdapterBindings | undefined, maxBytes: number): Promise<Uint8Array> {
+  const reader = bindings?.body?.();
+  if (reader) return readCapped(reader, maxBytes);
+  if (request.body === null) return Promise.resolve(new Uint8Array(0));
+  // An in-process caller may hand over a Request whose body it has read or locked: its mistake,
+  // told as such, not a 500 from getReader's TypeError.
+  if (request.bodyUsed || request.body.locked) {
+    return Promise.reject(new ApiError(400, ErrorCode.invalidRequest, 'the request body has already been read'));
+  }
+  return readCapped(request.body.getReader(), maxBytes, request.signal);
 }
 
 function decodeUtf8(bytes: Uint8Array): string {
@@ -91,36 +77,23 @@ function tooLarge(maxBytes: number): ApiError {
   return new ApiError(413, ErrorCode.payloadTooLarge, `the request body exceeds ${maxBytes} bytes`);
 }
 
-async function readDirect(read: Promise<Uint8Array | null>, maxBytes: number): Promise<string> {
-  let bytes: Uint8Array | null;
-  try {
-    bytes = await read;
-  } catch (error) {
-    throw error instanceof ApiError ? error : unreadable();
-  }
-  if (bytes === null) throw tooLarge(maxBytes);
-  return decodeUtf8(bytes);
-}
-
 const noop = () => undefined;
 
-/** Settles after four microtask turns (an undici body's first read settles after two on Node 20). */
+/** Settles after four microtask turns: by then the first read of a body whose bytes are at hand (an in-process Request's) has settled. */
 function shortly(): Promise<undefined> {
   return Promise.resolve(undefined).then(noop).then(noop).then(noop);
 }
 
-async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array> {
-  if (request.body === null) return new Uint8Array(0);
-  // An in-process caller may hand over a Request whose body it has read or locked: its mistake,
-  // told as such, not a 500 from getReader's TypeError.
-  if (request.bodyUsed || request.body.locked) {
-    throw new ApiError(400, ErrorCode.invalidRequest, 'the request body has already been read');
-  }
-  const reader = request.body.getReader();
+/**
+ * Reads `reader` to its end: 413 as soon as more than `maxBytes` arrived (reading stops there, so
+ * memory stays bounded whatever the client sends), 400 when the body cannot be read to its end.
+ * With `signal` (a web stream's request), an abort ends a read that would otherwise wait forever;
+ * an adapter's reader rejects by itself when its client leaves.
+ */
+async function readCapped(reader: BodyReader, maxBytes: number, signal?: AbortSignal): Promise<Uint8Array> {
   // A client that goes away mid-upload must not leave this read pending forever: a read still
-  // pending after a few microtask turns is watched through `request.signal`. One that settles
-  // before had its bytes at hand (an in-process caller's body) and cannot hang; skipping the
-  // watch there saves an addEventListener/removeEventListener pair, ~3.5 us on Node 20.
+  // pending after a few microtask turns is watched through `signal`. One that settles before had
+  // its bytes at hand (an in-process caller's body) and cannot hang, so it needs no listener.
   const onAbort = () => void reader.cancel().catch(() => {});
   let watching = false;
   const chunks: Uint8Array[] = [];
@@ -130,11 +103,11 @@ async function readCapped(request: Request, maxBytes: number): Promise<Uint8Arra
       let result: ReadableStreamReadResult<Uint8Array> | undefined;
       try {
         const read = reader.read();
-        result = watching ? await read : await Promise.race([read, shortly()]);
+        result = watching || signal === undefined ? await read : await Promise.race([read, shortly()]);
         if (result === undefined) {
           watching = true;
-          request.signal.addEventListener('abort', onAbort, { once: true });
-          if (request.signal.aborted) onAbort();
+          signal!.addEventListener('abort', onAbort, { once: true });
+          if (signal!.aborted) onAbort();
           result = await read;
         }
       } catch (error) {
@@ -144,7 +117,7 @@ async function readCapped(request: Request, maxBytes: number): Promise<Uint8Arra
         throw error instanceof ApiError ? error : unreadable();
       }
       const { done, value } = result;
-      if (request.signal.aborted) throw unreadable();
+      if (signal?.aborted) throw unreadable();
       if (done) break;
       size += value.byteLength;
       if (size > maxBytes) {
@@ -155,7 +128,7 @@ async function readCapped(request: Request, maxBytes: number): Promise<Uint8Arra
       chunks.push(value);
     }
   } finally {
-    if (watching) request.signal.removeEventListener('abort', onAbort);
+    if (watching) signal!.removeEventListener('abort', onAbort);
   }
   if (chunks.length === 1) return chunks[0]!;
   const out = new Uint8Array(size);

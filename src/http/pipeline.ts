@@ -1,10 +1,11 @@
+import type { AdapterBindings } from '../bindings.js';
 import type { RouteRequest, StoreContext } from '../context.js';
 import { createRouteMatcher } from '../routes/router.js';
 import type { RouteDefinition } from '../routes/table.js';
 import type { Authenticate } from './auth.js';
 import { ApiError, ErrorCode } from './errors.js';
 import { requestUrlOf } from './request-url.js';
-import { errorResponse, finalResponse, setHeaders, toApiError, withoutBody } from './respond.js';
+import { errorResponse, setHeaders, toApiError, toResponse } from './respond.js';
 
 export interface PipelineOptions {
   store: StoreContext;
@@ -24,16 +25,16 @@ export function createPipeline({ store, routes, publicRoutes = [], authenticate,
   const isPublic = new Set(publicRoutes);
   const base = store.basePath;
 
-  return async function handle(request: Request): Promise<Response> {
+  return async function handle(request: Request, bindings: AdapterBindings | undefined): Promise<Response> {
     let routeHeaders: Record<string, string> | undefined;
     try {
-      const url = requestUrlOf(request);
+      const url = requestUrlOf(request, bindings);
       const path = url.pathname;
       if (base !== '' && path !== base && !path.startsWith(`${base}/`)) throw notFound();
       const found = match(request.method, path);
       // Matching has no effects. Anything but a public route checks the key before its 404 or
       // 405, so a request without one learns nothing about which paths exist.
-      const auth = found?.route && isPublic.has(found.route) ? '' : authenticate(request);
+      const auth = found?.route && isPublic.has(found.route) ? '' : authenticate(request, bindings);
       const principal = typeof auth === 'string' ? auth : await auth;
       if (!found) throw notFound();
       if (!found.route) {
@@ -41,16 +42,15 @@ export function createPipeline({ store, routes, publicRoutes = [], authenticate,
           allow: found.allow,
         });
       }
-      const req: RouteRequest = { request, url, params: found.params, store, principal };
+      const req: RouteRequest = { request, url, params: found.params, store, principal, bindings };
       routeHeaders = found.route.headers?.(req);
-      const response = await found.route.handler(req);
-      if (routeHeaders) setHeaders(response, routeHeaders);
-      return request.method === 'HEAD' ? withoutBody(response) : finalResponse(request, response);
+      const answer = await found.route.handler(req);
+      if (routeHeaders) setHeaders(answer, routeHeaders);
+      return toResponse(answer, request.method, bindings);
     } catch (thrown) {
       const error = toApiError(thrown);
       if (error.status >= 500) onError(thrown, request);
-      const response = errorResponse(error, routeHeaders);
-      return request.method === 'HEAD' ? withoutBody(response) : finalResponse(request, response);
+      return toResponse(errorResponse(error, routeHeaders), request.method, bindings);
     }
   };
 }

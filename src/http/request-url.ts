@@ -1,3 +1,4 @@
+import type { AdapterBindings, BoundUrl } from '../bindings.js';
 import { isPlainUrl } from './plain-url.js';
 
 /** What the routes read of a request's URL. A `URL` has all of it. */
@@ -10,11 +11,8 @@ export interface RequestUrl {
 /** An http(s) URL's scheme, host, path and optional query, with no user info and no fragment. */
 const HREF_PARTS = /^(https?):\/\/([^/?#@]*)(\/[^?#]*)(\?[^#]*)?$/;
 
-/** A {@link RequestUrl} with the serialised URL it stands for (a `URL` is one). */
-export type ParsedUrl = RequestUrl & { readonly href: string };
-
 /** The parts of a plain href; the query is parsed only if a route reads it. */
-class PlainUrl implements ParsedUrl {
+class PlainUrl implements BoundUrl {
   #params: URLSearchParams | undefined;
   constructor(
     readonly href: string,
@@ -28,16 +26,9 @@ class PlainUrl implements ParsedUrl {
   }
 }
 
-/**
- * A server adapter of ours (adapters/node) hands the store, under this registered symbol, the
- * {@link ParsedUrl} it built `request.url` from (see {@link targetUrl}), so the URL is checked or
- * parsed once per request, not twice. Used only while its `href` is still `request.url`.
- */
-const PARSED_URL = Symbol.for('petstore-router.url');
-
-/** The parts of a request's URL: the adapter's (see PARSED_URL), else {@link requestUrl}. */
-export function requestUrlOf(request: Request): RequestUrl {
-  const given = (request as Request & { [PARSED_URL]?: ParsedUrl })[PARSED_URL];
+/** The parts of a request's URL: the adapter's (bindings.ts) while they are still its URL, else {@link requestUrl}. */
+export function requestUrlOf(request: Request, bindings?: AdapterBindings): RequestUrl {
+  const given = bindings?.url;
   return given !== undefined && given.href === request.url ? given : requestUrl(request.url);
 }
 
@@ -56,14 +47,18 @@ export function requestUrl(href: string): RequestUrl {
 }
 
 /**
- * The URL of a request to `host` for `target` (path and query) as `new URL()` serialises it, with
- * its parts: built as text when it is plain (plain-url.ts), else parsed; undefined where
- * `new URL()` refuses it.
+ * The URL of a request to `host` for `target` (a request line's path and query) as `new URL()`
+ * serialises it, with its parts: built as text when it is plain (plain-url.ts), else parsed;
+ * undefined where `new URL()` refuses it. For adapters: its result is a {@link BoundUrl}.
  *
- * @internal Shared with `petstore-router/node` (its lazy Request's `url`, handed over under
- * PARSED_URL), not public API.
+ * @example
+ * ```ts
+ * import { targetUrl } from 'petstore-router'
+ *
+ * targetUrl('http', 'localhost:8080', '/v1/pets?limit=2')?.href // 'http://localhost:8080/v1/pets?limit=2'
+ * ```
  */
-export function targetUrl(scheme: 'http' | 'https', host: string, target: string): ParsedUrl | undefined {
+export function targetUrl(scheme: 'http' | 'https', host: string, target: string): BoundUrl | undefined {
   if (isPlainUrl(scheme, host, target)) {
     const query = target.indexOf('?');
     const origin = `${scheme}://${host}`;

@@ -1,6 +1,6 @@
 import { jsonArray } from '../http/json-write.js';
 import type { RequestUrl } from '../http/request-url.js';
-import { jsonResponse } from '../http/respond.js';
+import { type JsonAnswer, jsonResponse } from '../http/respond.js';
 import type { Page } from '../model.js';
 import { type CursorState, encodeCursor } from './cursor.js';
 import { nextLink } from './link.js';
@@ -14,7 +14,7 @@ export function pageResponse<T extends { id: bigint | string }>(
   page: Page<T>,
   scope: { list: CursorState['list']; limit: number; status?: string },
   write: (item: T) => string,
-): Response {
+): JsonAnswer {
   let headers: Record<string, string> | undefined;
   if (page.hasMore) {
     const afterId = page.items[page.items.length - 1]!.id;

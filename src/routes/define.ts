@@ -1,6 +1,7 @@
 import type * as v from 'valibot';
 import type { RouteHandler, RouteRequest } from '../context.js';
 import type { ErrorDetail } from '../http/errors.js';
+import type { Answer } from '../http/respond.js';
 import type { errorKinds } from '../openapi/responses.js';
 import type { JsonObject } from '../openapi/types.js';
 import type { ParsedOptional, ParsedPath, TextParams } from '../schemas/param.js';
@@ -69,7 +70,7 @@ export interface RouteInput<R extends RequestShape = RequestShape> extends Omit<
 export interface RouteSpec<R extends RequestShape> extends RouteDocumentation<R> {
   /** Rules across parameters, run once each one is valid on its own; their details join the 400. */
   refine?: (input: Pick<RouteInput<R>, 'params' | 'query' | 'headers'>) => readonly ErrorDetail[] | undefined;
-  handler: (input: RouteInput<R>) => Promise<Response>;
+  handler: (input: RouteInput<R>) => Promise<Answer>;
 }
 
 /** A defined operation, as the route table, the pipeline and the document hold it. */

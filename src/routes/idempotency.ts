@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { RouteRequest } from '../context.js';
 import * as v from 'valibot';
 import { ApiError, ErrorCode } from '../http/errors.js';
-import { jsonResponse } from '../http/respond.js';
+import { type JsonAnswer, jsonResponse } from '../http/respond.js';
 import { sha256Hex } from '../http/sha256.js';
 import { textParam } from '../schemas/param.js';
 import type { Database } from '../storage/database.js';
@@ -59,7 +59,7 @@ export function fingerprint(canonical: string): string {
 }
 
 /** The Response of a stored answer. */
-export function storedResponse(stored: StoredResponse, extra?: Record<string, string>): Response {
+export function storedResponse(stored: StoredResponse, extra?: Record<string, string>): JsonAnswer {
   return jsonResponse(stored.status, stored.body, { ...(stored.location === null ? {} : { location: stored.location }), ...extra });
 }
 
@@ -72,7 +72,7 @@ export async function idempotent(
   key: string,
   requestFingerprint: string,
   work: (db: Kysely<Database>) => Promise<StoredResponse>,
-): Promise<Response> {
+): Promise<JsonAnswer> {
   const claim = await claimIdempotencyKey(store.db, {
     principal,
     key,

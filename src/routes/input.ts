@@ -4,6 +4,7 @@ import { deprecationHeaders, isSunset } from '../deprecation.js';
 import { readJsonObject } from '../http/body.js';
 import { ApiError, ErrorCode, type ErrorDetail, invalidRequest } from '../http/errors.js';
 import { requestHeader } from '../http/header.js';
+import type { Answer } from '../http/respond.js';
 import { issuesToDetails } from '../schemas/issues.js';
 import type { TextParam, TextParams } from '../schemas/param.js';
 import type { RouteDefinition, RouteDocumentation, RouteInput, RouteSpec } from './define.js';
@@ -75,11 +76,11 @@ function readPath(entries: Entries, raw: Record<string, string>): Record<string,
   return out;
 }
 
-function readHeaders(entries: Entries, request: Request): Record<string, unknown> {
+function readHeaders(entries: Entries, req: RouteRequest): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (let i = 0; i < entries.names.length; i++) {
     const name = entries.names[i]!;
-    const text = requestHeader(request, entries.lower[i]!);
+    const text = requestHeader(req.request, entries.lower[i]!, req.bindings);
     if (text === null) continue;
     const value = parseText(name, entries.params[i]!, text);
     if (value !== INVALID) out[name] = value;
@@ -114,16 +115,17 @@ export function compileHandler(documentation: RouteDocumentation, spec: RouteSpe
   const gone = deprecation && `${documentation.method} ${template} has been removed; use ${deprecation.successor.method} ${deprecation.successor.path}`;
 
   /** Synchronous up to the handler's own promise: no async layer of its own per request. */
-  function run(req: RouteRequest, raw: unknown): Promise<Response> {
+  function run(req: RouteRequest, raw: unknown): Promise<Answer> {
     details = undefined;
     const input = {
       request: req.request,
       url: req.url,
       store: req.store,
       principal: req.principal,
+      bindings: req.bindings,
       params: params ? readPath(params, req.params) : EMPTY,
       query: query ? readQuery(query, req.url.searchParams) : EMPTY,
-      headers: headers ? readHeaders(headers, req.request) : EMPTY,
+      headers: headers ? readHeaders(headers, req) : EMPTY,
       body: undefined as unknown,
     };
     if (body !== undefined) {
@@ -143,10 +145,10 @@ export function compileHandler(documentation: RouteDocumentation, spec: RouteSpe
     return handler(input as RouteInput);
   }
 
-  function handle(req: RouteRequest): Promise<Response> {
+  function handle(req: RouteRequest): Promise<Answer> {
     try {
       if (gone !== undefined && isSunset(req.store.deprecation, req.store.now())) throw new ApiError(410, ErrorCode.gone, gone);
-      return body === undefined ? run(req, undefined) : readJsonObject(req.request).then((raw) => run(req, raw));
+      return body === undefined ? run(req, undefined) : readJsonObject(req.request, req.bindings).then((raw) => run(req, raw));
     } catch (error) {
       return Promise.reject(error);
     }

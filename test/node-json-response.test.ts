@@ -1,11 +1,14 @@
-// On Node.js `store.fetch` answers JSON with a lazy Response (src/http/respond.ts): status,
-// headers and body served from the string, an undici Response built only when something needs
-// one. Callers must not be able to tell: each case here does the same thing to the store's answer
-// and to a real Response with the same status, headers and body, and expects the same outcome.
+// Through the Node bridge the store answers JSON with the bridge's lazy Response
+// (adapters/node/json-response.ts, handed to the store in its bindings): status, headers and body
+// served from the string, a platform Response built only when something needs one. Callers must
+// not be able to tell: each case here does the same thing to the store's answer through the
+// bindings (the fast path) and to its plain answer without them (a standard Response), and expects
+// the same outcome.
 import { Readable } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createPetStore } from '../src/index.js';
+import { createBindings, createPetStore } from '../src/index.js';
+import { nodeJsonResponse } from '../adapters/node/json-response.js';
 import { resetDatabase, sharedPGlite } from './helpers/db.js';
 import { KEY } from './helpers/harness.js';
 
@@ -25,12 +28,16 @@ const ready = () => (setup ??= (async () => {
   return { store, path: `http://x/v1/pets/${id}` };
 })());
 
-/** The store's answer to GET /v1/pets/1 and a real undici Response built from what it says. */
+/** A request and the bindings the Node bridge would give it for its answer. */
+function bound(request: Request) {
+  return [request, createBindings(request, { jsonResponse: nodeJsonResponse })] as const;
+}
+
+/** The store's answer to GET /v1/pets/{id} through the bindings, and without them. */
 async function pair(): Promise<[Response, Response]> {
   const { store, path } = await ready();
-  const lazy = await store.fetch(new Request(path, { headers: auth }));
-  const probe = await store.fetch(new Request(path, { headers: auth }));
-  const real = new Response(await probe.text(), { status: probe.status, headers: probe.headers });
+  const lazy = await store.fetch(...bound(new Request(path, { headers: auth })));
+  const real = await store.fetch(new Request(path, { headers: auth }));
   return [lazy, real];
 }
 
@@ -63,9 +70,10 @@ async function both<T>(use: (r: Response) => Promise<T> | T) {
   return [await run(lazy), await run(real)] as const;
 }
 
-test('the answer is not an undici Response on Node, yet looks like one before the body is read', async () => {
+test('the answer through the bindings is not a platform Response, yet looks like one before the body is read', async () => {
   const [lazy, real] = await pair();
   assert.ok(Object.getPrototypeOf(lazy) !== Response.prototype, 'the lazy object is what this file tests');
+  assert.ok(Object.getPrototypeOf(real) === Response.prototype, 'without bindings: a standard Response');
   assert.equal(surface(lazy), surface(real));
   assert.is(lazy.headers.get('content-type'), 'application/json; charset=utf-8');
   assert.ok(lazy.headers.get('deprecation'));
@@ -110,13 +118,23 @@ test('the body text is exact (int64 past 2^53, non-ASCII)', async () => {
 
 test('error answers and HEAD behave the same way', async () => {
   const { store, path } = await ready();
-  const missing = await store.fetch(new Request('http://x/v1/pets/999999', { headers: auth }));
+  const missing = await store.fetch(...bound(new Request('http://x/v1/pets/999999', { headers: auth })));
+  assert.ok(Object.getPrototypeOf(missing) !== Response.prototype);
   assert.is(missing.status, 404);
   assert.equal(await missing.clone().json(), await missing.json());
-  const head = await store.fetch(new Request(path, { method: 'HEAD', headers: auth }));
+  const head = await store.fetch(...bound(new Request(path, { method: 'HEAD', headers: auth })));
   assert.is(head.status, 200);
   assert.is(head.body, null);
   assert.is(await head.text(), '');
+});
+
+test('every member of Response.prototype answers on the lazy object (delegated, not listed)', async () => {
+  const [lazy, real] = await pair();
+  for (const key of Object.getOwnPropertyNames(Response.prototype)) {
+    if (key === 'constructor') continue;
+    const value = (lazy as unknown as Record<string, unknown>)[key];
+    assert.is(typeof value, typeof (real as unknown as Record<string, unknown>)[key], key);
+  }
 });
 
 test.run();

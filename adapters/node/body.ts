@@ -1,0 +1,131 @@
+import type { IncomingMessage } from 'node:http';
+import { ApiError, type BodyReader, ErrorCode } from 'petstore-router';
+
+/** What the bridge needs to know about the request body once the response is ready. */
+export interface BodyState {
+  /** Someone started reading the body (so Node will not discard the rest by itself). */
+  started: boolean;
+  /** More than the bridge's `maxBodyBytes` arrived: reading stopped and the connection must close. */
+  overCap: boolean;
+  /** The consumer stopped reading (cancelled the reader or the stream). */
+  cancelled: boolean;
+}
+
+type Waiter = { resolve: (result: ReadableStreamReadResult<Uint8Array>) => void; reject: (error: unknown) => void };
+
+/**
+ * The one reader of a Node request body in the bridge: chunks are pulled (the socket is paused
+ * while nobody asks), at most `maxBytes` are read (past them reading stops, `state.overCap` is
+ * set and the read fails with a 413 ApiError), and a client that leaves mid-body fails the
+ * pending read instead of leaving it waiting. Both the store's bindings and the web stream of
+ * `request.body` (see {@link bodyStream}) read through it.
+ */
+export class NodeBodyReader implements BodyReader {
+  readonly #req: IncomingMessage;
+  readonly #state: BodyState;
+  readonly #maxBytes: number;
+  #received = 0;
+  #queue: Uint8Array[] = [];
+  #ended = false;
+  #failure: unknown;
+  #waiter: Waiter | undefined;
+
+  constructor(req: IncomingMessage, state: BodyState, maxBytes: number) {
+    this.#req = req;
+    this.#state = state;
+    this.#maxBytes = maxBytes;
+  }
+
+  read(): Promise<ReadableStreamReadResult<Uint8Array>> {
+    const next = this.#queue.shift();
+    if (next !== undefined) return Promise.resolve({ done: false, value: next });
+    if (this.#failure !== undefined) return Promise.reject(this.#failure);
+    if (this.#ended) return Promise.resolve({ done: true, value: undefined });
+    if (!this.#state.started) {
+      this.#state.started = true;
+      this.#req.on('data', this.#onData).on('end', this.#onEnd).on('error', this.#onError).on('close', this.#onClose);
+    }
+    this.#req.resume();
+    return new Promise((resolve, reject) => (this.#waiter = { resolve, reject }));
+  }
+
+  cancel(): Promise<void> {
+    this.#state.cancelled = true;
+    this.#queue = [];
+    this.#finish();
+    return Promise.resolve();
+  }
+
+  #finish(): void {
+    this.#ended = true;
+    this.#req.off('data', this.#onData).off('end', this.#onEnd).off('error', this.#onError).off('close', this.#onClose);
+    this.#req.pause();
+  }
+
+  #fail(error: unknown): void {
+    this.#failure = error;
+    this.#queue = [];
+    this.#finish();
+    const waiter = this.#waiter;
+    this.#waiter = undefined;
+    waiter?.reject(error);
+  }
+
+  readonly #onData = (chunk: Buffer) => {
+    this.#received += chunk.byteLength;
+    if (this.#received > this.#maxBytes) {
+      this.#state.overCap = true;
+      this.#fail(new ApiError(413, ErrorCode.payloadTooLarge, `the request body exceeds ${this.#maxBytes} bytes`));
+      return;
+    }
+    const waiter = this.#waiter;
+    if (waiter === undefined) {
+      this.#queue.push(chunk);
+      this.#req.pause(); // nobody is reading: let the socket hold the rest
+      return;
+    }
+    this.#waiter = undefined;
+    waiter.resolve({ done: false, value: chunk });
+  };
+
+  readonly #onEnd = () => {
+    this.#finish();
+    const waiter = this.#waiter;
+    this.#waiter = undefined;
+    waiter?.resolve({ done: true, value: undefined });
+  };
+
+  readonly #onError = (error: Error) => this.#fail(error);
+
+  // 'close' before 'end': the connection went away mid-body (Node may not emit 'error' then).
+  readonly #onClose = () => this.#fail(new Error('the request closed before its body ended'));
+}
+
+/**
+ * `reader` as a web ReadableStream, pulled only when its consumer reads (highWaterMark 0), so an
+ * unread body costs nothing and Node discards it after the response.
+ */
+export function bodyStream(reader: BodyReader): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+/** What `body` is once the body was read through the bindings: a stream that fails as undici's would. */
+export function spentStream(): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      controller.error(new TypeError('Body is unusable: Body has already been read'));
+    },
+  });
+}

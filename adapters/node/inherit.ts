@@ -1,0 +1,32 @@
+/**
+ * Gives a lazy wrapper's prototype every member of a web class (`Request.prototype`,
+ * `Response.prototype`) that the wrapper does not define itself, each delegating to the real
+ * object the wrapper builds on demand (`real(self)`). The wrapper then stays complete as the
+ * platform adds members, instead of listing each by hand (srvx does the same, src/_inherit.ts).
+ * Only the class's own public prototype is read: no instance internals.
+ */
+export function delegateMissing<T extends object>(target: object, source: object, real: (self: any) => T): void {
+  for (const key of Object.getOwnPropertyNames(source)) {
+    if (key === 'constructor' || Object.hasOwn(target, key)) continue;
+    const desc = Object.getOwnPropertyDescriptor(source, key)!;
+    if (desc.get) {
+      Object.defineProperty(target, key, {
+        configurable: true,
+        enumerable: desc.enumerable,
+        get(this: object) {
+          return (real(this) as Record<string, unknown>)[key];
+        },
+      });
+    } else if (typeof desc.value === 'function') {
+      Object.defineProperty(target, key, {
+        configurable: true,
+        enumerable: desc.enumerable,
+        writable: true,
+        value(this: object, ...args: unknown[]) {
+          const object = real(this) as Record<string, (...a: unknown[]) => unknown>;
+          return object[key]!(...args);
+        },
+      });
+    }
+  }
+}

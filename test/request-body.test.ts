@@ -1,0 +1,186 @@
+// One capped reader serves every body (src/http/body.ts): an in-process Request's own stream,
+// a ReadableStream body, and an adapter's reader handed over in the bindings (src/bindings.ts).
+// A caller must not be able to tell which: each body here is read all three ways and must give the
+// same value or the same error; the key cases also state the expected outcome itself.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { AdapterBindings, BodyReader } from '../src/bindings.js';
+import { readJsonObject } from '../src/http/body.js';
+import { ApiError, ErrorCode } from '../src/http/errors.js';
+
+const URL_ = 'http://x/v1/pets';
+const JSON_TYPE = { 'content-type': 'application/json' };
+
+type Body = string | Uint8Array | ArrayBuffer | DataView;
+
+const bytesOf = (body: Body): Uint8Array =>
+  typeof body === 'string'
+    ? new TextEncoder().encode(body)
+    : body instanceof ArrayBuffer
+      ? new Uint8Array(body)
+      : new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
+
+/** The same bytes in a stream body. */
+function streamed(body: Body, init: RequestInit = {}): Request {
+  const bytes = bytesOf(body);
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (bytes.byteLength > 0) controller.enqueue(bytes.slice());
+      controller.close();
+    },
+  });
+  return new Request(URL_, { method: 'POST', headers: JSON_TYPE, ...init, body: stream, duplex: 'half' } as RequestInit);
+}
+
+/** An adapter's reader over `bytes` in chunks of `size` (splitting UTF-8 sequences), counting cancels. */
+function chunkReader(bytes: Uint8Array, size = 7): BodyReader & { cancelled: number } {
+  let offset = 0;
+  return {
+    cancelled: 0,
+    read() {
+      if (offset >= bytes.byteLength) return Promise.resolve({ done: true, value: undefined });
+      const value = bytes.slice(offset, offset + size);
+      offset += size;
+      return Promise.resolve({ done: false, value });
+    },
+    cancel() {
+      this.cancelled++;
+      return Promise.resolve();
+    },
+  };
+}
+
+/** What a caller observes: the value, or the error's status, code and message. */
+async function outcome(request: Request, bindings?: AdapterBindings): Promise<unknown> {
+  try {
+    // JSON with int64 numbers as `7n`: the parser gives bigints (json-parse.ts).
+    return { value: JSON.stringify(await readJsonObject(request, bindings), (_, v) => (typeof v === 'bigint' ? `${v}n` : v)) };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return { status: error.status, code: error.code, message: error.message };
+  }
+}
+
+const tooLarge = { status: 413, code: 'payload_too_large', message: 'the request body exceeds 65536 bytes' };
+const notUtf8 = { status: 400, code: 'invalid_json', message: 'the request body is not valid UTF-8' };
+
+const cases: [string, Body, unknown?][] = [
+  ['a pet', '{"name":"Rex","categoryId":7,"status":"pending"}', { value: '{"name":"Rex","categoryId":"7n","status":"pending"}' }],
+  ['non-ASCII text', '{"name":"Ré ✓ 🐕","categoryId":1}', { value: '{"name":"Ré ✓ 🐕","categoryId":"1n"}' }],
+  ['a byte order mark', '\uFEFF{"name":"Rex","categoryId":1}', { value: '{"name":"Rex","categoryId":"1n"}' }],
+  ['two byte order marks', '\uFEFF\uFEFF{"name":"Rex"}'],
+  ['a lone high surrogate', '{"name":"a\uD800b","categoryId":1}', { value: '{"name":"a\uFFFDb","categoryId":"1n"}' }],
+  ['a lone surrogate outside strings', '{"name":"Rex"}\uD800'],
+  ['an empty body', '', { status: 400, code: 'invalid_json', message: 'the request body is empty' }],
+  ['only whitespace', ' \n\t '],
+  ['null', 'null'],
+  ['an array', '[1,2]'],
+  ['malformed JSON', '{"name":'],
+  ['exactly the cap', `{"name":"${'a'.repeat(65_536 - 11)}"}`, { value: `{"name":"${'a'.repeat(65_536 - 11)}"}` }],
+  ['one byte past the cap', `{"name":"${'a'.repeat(65_536 - 10)}"}`, tooLarge],
+  ['past the cap in UTF-8 only', `{"name":"${'é'.repeat(40_000)}"}`, tooLarge],
+  ['bytes', new TextEncoder().encode('{"name":"Rex","categoryId":2}')],
+  ['bytes that are not UTF-8', new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x7d]), notUtf8],
+  ['bytes with a byte order mark', new Uint8Array([0xef, 0xbb, 0xbf, 0x7b, 0x7d]), { value: '{}' }],
+  ['a slice of bytes', new TextEncoder().encode('xx{"name":"Rex"}yy').subarray(2, 16), { value: '{"name":"Rex"}' }],
+  ['an ArrayBuffer', new TextEncoder().encode('{"categoryId":3}').buffer as ArrayBuffer],
+  ['a DataView', new DataView(new TextEncoder().encode('{"categoryId":4}').buffer as ArrayBuffer)],
+  ['bytes past the cap', new Uint8Array(65_537).fill(0x20), tooLarge],
+];
+
+for (const [name, body, expected] of cases) {
+  test(`${name}: the same outcome in-process, through a stream, and through an adapter's reader`, async () => {
+    const held = await outcome(new Request(URL_, { method: 'POST', headers: JSON_TYPE, body: body as BodyInit }));
+    assert.equal(held, await outcome(streamed(body)), 'a ReadableStream body');
+    const plain = new Request(URL_, { method: 'POST', headers: JSON_TYPE });
+    assert.equal(held, await outcome(plain, { body: () => chunkReader(bytesOf(body)) }), "the adapter's reader");
+    if (expected !== undefined) assert.equal(held, expected);
+  });
+}
+
+test("past the cap the adapter's reader is cancelled at once, not read to its end", async () => {
+  const reader = chunkReader(new Uint8Array(1_000_000).fill(0x20), 16_384);
+  let reads = 0;
+  const counting: BodyReader = { read: () => (reads++, reader.read()), cancel: () => reader.cancel() };
+  assert.equal(await outcome(new Request(URL_, { method: 'POST', headers: JSON_TYPE }), { body: () => counting }), tooLarge);
+  assert.is(reader.cancelled, 1);
+  assert.is(reads, 5, '4 chunks of 16 KiB fit, the 5th crosses the cap');
+});
+
+test("a reader that fails: 400 (the client's doing); one that fails with an ApiError keeps it", async () => {
+  const failing = (error: unknown): AdapterBindings => ({ body: () => ({ read: () => Promise.reject(error), cancel: () => Promise.resolve() }) });
+  const request = () => new Request(URL_, { method: 'POST', headers: JSON_TYPE });
+  assert.equal(await outcome(request(), failing(new Error('ECONNRESET'))), {
+    status: 400,
+    code: 'invalid_request',
+    message: 'the request body could not be read to its end',
+  });
+  const own = new ApiError(413, ErrorCode.payloadTooLarge, 'the request body exceeds 10 bytes');
+  assert.equal(await outcome(request(), failing(own)), { status: 413, code: 'payload_too_large', message: 'the request body exceeds 10 bytes' });
+});
+
+test("an adapter without a reader for this body (already handed out): the request's own body is read", async () => {
+  const request = new Request(URL_, { method: 'POST', headers: JSON_TYPE, body: '{"name":"Rex"}' });
+  assert.equal(await outcome(request, { body: () => undefined }), { value: '{"name":"Rex"}' });
+});
+
+test('an aborted signal: 400, with the body at hand or behind a stream', async () => {
+  const body = '{"name":"Rex"}';
+  const expected = { status: 400, code: 'invalid_request', message: 'the request body could not be read to its end' };
+  assert.equal(await outcome(new Request(URL_, { method: 'POST', headers: JSON_TYPE, body, signal: AbortSignal.abort() })), expected);
+  assert.equal(await outcome(streamed(body, { signal: AbortSignal.abort() })), expected);
+});
+
+for (const [name, body] of [
+  ['bytes', () => new TextEncoder().encode('{"name":"Rex"}')],
+  ['a string', () => '{"name":"Rex"}'],
+] as const) {
+  test(`${name} shared with a clone that was read: the original still reads its whole body`, async () => {
+    const original = new Request(URL_, { method: 'POST', headers: JSON_TYPE, body: body() as BodyInit });
+    await original.clone().text();
+    assert.equal(await outcome(original), { value: '{"name":"Rex"}' });
+    const other = new Request(URL_, { method: 'POST', headers: JSON_TYPE, body: body() as BodyInit });
+    const clone = other.clone();
+    await other.text();
+    assert.equal(await outcome(clone), { value: '{"name":"Rex"}' });
+  });
+}
+
+const alreadyRead = { status: 400, code: 'invalid_request', message: 'the request body has already been read' };
+
+test('a body already read: 400', async () => {
+  const request = new Request(URL_, { method: 'POST', headers: JSON_TYPE, body: '{"name":"Rex"}' });
+  await request.text();
+  assert.equal(await outcome(request), alreadyRead);
+  const used = streamed('{"name":"Rex"}');
+  await used.text();
+  assert.equal(await outcome(used), alreadyRead);
+});
+
+test('a body whose reader the caller holds: 400', async () => {
+  const request = new Request(URL_, { method: 'POST', headers: JSON_TYPE, body: '{"name":"Rex"}' });
+  request.body!.getReader();
+  assert.equal(await outcome(request), alreadyRead);
+  const locked = streamed('{"name":"Rex"}');
+  locked.body!.getReader();
+  assert.equal(await outcome(locked), alreadyRead);
+});
+
+test('a subclass of Request and a Request copied from another read the same', async () => {
+  class Sub extends Request {}
+  const body = '{"name":"Rex"}';
+  assert.equal(await outcome(new Sub(URL_, { method: 'POST', headers: JSON_TYPE, body })), { value: body });
+  const original = new Request(URL_, { method: 'POST', headers: JSON_TYPE, body });
+  const copy = new Request(original);
+  assert.equal(await outcome(copy), { value: body });
+  assert.ok(original.bodyUsed, 'the original handed its body to the copy');
+  assert.equal(await outcome(original), alreadyRead);
+});
+
+test('in-process, the store reads the Request body through its stream: bodyUsed is true afterwards', async () => {
+  const request = new Request(URL_, { method: 'POST', headers: JSON_TYPE, body: '{"name":"Rex"}' });
+  await readJsonObject(request);
+  assert.is(request.bodyUsed, true);
+});
+
+test.run();
