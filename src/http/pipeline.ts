@@ -2,8 +2,10 @@ import type { RouteRequest, StoreContext } from '../context.js';
 import { createRouteMatcher } from '../routes/router.js';
 import type { RouteDefinition } from '../routes/table.js';
 import type { Authenticate } from './auth.js';
+import { conditionalAnswer } from './conditional.js';
 import { ApiError, ErrorCode } from './errors.js';
 import { requestUrlOf } from './request-url.js';
+import type { RateLimiter } from './rate-limit.js';
 import { errorResponse, finalResponse, setHeaders, toApiError, withoutBody } from './respond.js';
 
 export interface PipelineOptions {
@@ -12,6 +14,8 @@ export interface PipelineOptions {
   /** Routes answered without a key (the OpenAPI document); routed like the others. */
   publicRoutes?: readonly RouteDefinition[];
   authenticate: Authenticate;
+  /** Counts each authenticated request that reaches an operation (off when absent). */
+  rateLimit?: RateLimiter | undefined;
   onError: (error: unknown, request: Request) => void;
 }
 
@@ -19,13 +23,14 @@ export interface PipelineOptions {
  * The request pipeline: base path, authentication (401 before any other answer under the base
  * path), routing (404, 405 + Allow, HEAD), the route, and the one mapping of errors to responses.
  */
-export function createPipeline({ store, routes, publicRoutes = [], authenticate, onError }: PipelineOptions) {
+export function createPipeline({ store, routes, publicRoutes = [], authenticate, rateLimit, onError }: PipelineOptions) {
   const match = createRouteMatcher([...routes, ...publicRoutes], store.basePath);
   const isPublic = new Set(publicRoutes);
   const base = store.basePath;
 
   return async function handle(request: Request): Promise<Response> {
     let routeHeaders: Record<string, string> | undefined;
+    let limitHeaders: Record<string, string> | undefined;
     try {
       const url = requestUrlOf(request);
       const path = url.pathname;
@@ -43,13 +48,16 @@ export function createPipeline({ store, routes, publicRoutes = [], authenticate,
       }
       const req: RouteRequest = { request, url, params: found.params, store, principal };
       routeHeaders = found.route.headers?.(req);
-      const response = await found.route.handler(req);
+      if (rateLimit && principal !== '') limitHeaders = await rateLimit(principal);
+      let response = await found.route.handler(req);
       if (routeHeaders) setHeaders(response, routeHeaders);
+      if (limitHeaders) setHeaders(response, limitHeaders);
+      if (found.route.method === 'GET' && principal !== '') response = await conditionalAnswer(request, response);
       return request.method === 'HEAD' ? withoutBody(response) : finalResponse(request, response);
     } catch (thrown) {
       const error = toApiError(thrown);
       if (error.status >= 500) onError(thrown, request);
-      const response = errorResponse(error, routeHeaders);
+      const response = errorResponse(error, limitHeaders ? { ...routeHeaders, ...limitHeaders } : routeHeaders);
       return request.method === 'HEAD' ? withoutBody(response) : finalResponse(request, response);
     }
   };
