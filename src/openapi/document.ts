@@ -1,5 +1,6 @@
 import { DEFAULT_DEPRECATED_AT, DEFAULT_SUNSET_AT } from '../deprecation.js';
 import { type RouteDefinition, routes } from '../routes/table.js';
+import { withCachingAndLimits } from './caching-and-limits.js';
 import { type OperationShape, operationShapes } from './operations.js';
 import { deprecationHeaders, errorResponses, errorSchemas, headers } from './responses.js';
 import { resourceSchemas } from './schemas.js';
@@ -99,7 +100,8 @@ export function openApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
     const shape = route.operationId === DOCUMENT_OPERATION_ID ? SELF : shapes[route.operationId];
     if (!shape) throw new Error(`petstore-router: the OpenAPI document does not describe ${route.operationId}`);
     const item = (paths[toTemplate(route.path)] ??= {});
-    item[route.method.toLowerCase()] = operation(route as RouteDefinition, shape, routeHeaders);
+    const described = route.operationId === DOCUMENT_OPERATION_ID ? shape : withCachingAndLimits(route.method, shape);
+    item[route.method.toLowerCase()] = operation(route as RouteDefinition, described, routeHeaders);
   }
   return {
     openapi: '3.1.0',

@@ -1,0 +1,39 @@
+import { errorKinds, errorResponse } from './responses.js';
+import type { OperationShape } from './operations.js';
+import type { JsonObject } from './types.js';
+
+const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+const IF_NONE_MATCH: JsonObject = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description: 'Entity tags from earlier answers (comma-separated, weak comparison) or `*`: a match is answered 304 without a body.',
+  schema: { type: 'string' },
+};
+
+/**
+ * Adds what the pipeline does for every operation to its shape: conditional GET on GET
+ * operations (`If-None-Match`, `ETag` and `Cache-Control` on the 200, the 304) and the 429 of the
+ * optional rate limit, with the `RateLimit` fields on every answer after authentication.
+ */
+export function withCachingAndLimits(method: string, shape: OperationShape): OperationShape {
+  const limits = { RateLimit: header('RateLimit'), 'RateLimit-Policy': header('RateLimitPolicy') };
+  const responses: Record<string, JsonObject> = {};
+  for (const [status, response] of Object.entries(shape.responses)) {
+    const inline = typeof response.$ref !== 'string';
+    responses[status] = status === '401' || !inline ? response : { ...response, headers: { ...(response.headers as JsonObject), ...limits } };
+  }
+  const parameters = [...(shape.parameters ?? [])];
+  if (method === 'GET') {
+    const ok = responses['200']!;
+    responses['200'] = { ...ok, headers: { ...(ok.headers as JsonObject), ETag: header('ETag'), 'Cache-Control': header('CacheControl') } };
+    responses['304'] = {
+      description: 'Not modified: the `If-None-Match` tag still holds. No body; `ETag` and `Cache-Control` as on the 200.',
+      headers: { ETag: header('ETag'), 'Cache-Control': header('CacheControl'), ...limits },
+    };
+    parameters.push(IF_NONE_MATCH);
+  }
+  responses['429'] = shape.routeHeaders ? errorResponse(errorKinds.RateLimited!) : { $ref: '#/components/responses/RateLimited' };
+  return { ...shape, responses, ...(parameters.length ? { parameters } : {}) };
+}
