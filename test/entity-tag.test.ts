@@ -1,0 +1,39 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { entityTag, ifNoneMatchMatches } from '../src/http/entity-tag.js';
+
+// The tag must follow every change of the body or the Link header (decisions, "conditional GET").
+test('a change of any one character of the body, or of the Link, changes the tag', () => {
+  const body = JSON.stringify(Array.from({ length: 40 }, (_, i) => ({ id: i, name: `Rëx ${i} 🐕`, status: 'available' })));
+  const tag = entityTag(null, body);
+  assert.match(tag, /^"[0-9a-z]+-[0-9a-f]{16}"$/);
+  assert.is(entityTag(null, body), tag, 'stable');
+  const seen = new Set([tag]);
+  for (let i = 0; i < body.length; i++) {
+    const changed = body.slice(0, i) + String.fromCharCode(body.charCodeAt(i) ^ 1) + body.slice(i + 1);
+    const other = entityTag(null, changed);
+    assert.ok(!seen.has(other), `position ${i}`);
+    seen.add(other);
+  }
+  assert.is.not(entityTag('<http://x/v1/pets?cursor=a>; rel="next"', body), tag);
+  assert.is.not(entityTag('<http://x/v1/pets?cursor=b>; rel="next"', body), entityTag('<http://x/v1/pets?cursor=a>; rel="next"', body));
+  for (const [a, b] of [['[]', '[] '], ['ab', 'ab\u0000'], ['', '\u0000'], ['{"a":1}', '{"a":2}']]) {
+    assert.is.not(entityTag(null, a!), entityTag(null, b!), `${a} / ${b}`);
+  }
+  // A body longer than the scratch space it starts with.
+  const long = 'x'.repeat(100_000);
+  assert.is.not(entityTag(null, long), entityTag(null, `${long}y`));
+  assert.is(entityTag(null, long), entityTag(null, 'x'.repeat(100_000)));
+});
+
+test('If-None-Match: weak comparison, lists, *, and malformed fields that match nothing', () => {
+  const tag = '"5-0123456789abcdef"';
+  for (const field of [tag, `W/${tag}`, `"a", ${tag}`, `W/"a",W/${tag}`, ` ${tag} `, `${tag},`, '*', ' * ']) {
+    assert.ok(ifNoneMatchMatches(field, tag), field);
+  }
+  for (const field of ['"a"', '', ',', `${tag} x`, '5-0123456789abcdef', `w/${tag}`, `"a" ${tag}`, `*, ${tag}`]) {
+    assert.not.ok(ifNoneMatchMatches(field, tag), field);
+  }
+});
+
+test.run();
