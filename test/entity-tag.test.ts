@@ -1,6 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { conditionalAnswer } from '../src/http/conditional.js';
 import { entityTag, ifNoneMatchMatches } from '../src/http/entity-tag.js';
+import { jsonResponse } from '../src/http/respond.js';
 
 // The tag must follow every change of the body or the Link header (decisions, "conditional GET").
 test('a change of any one character of the body, or of the Link, changes the tag', () => {
@@ -34,6 +36,21 @@ test('If-None-Match: weak comparison, lists, *, and malformed fields that match 
   for (const field of ['"a"', '', ',', `${tag} x`, '5-0123456789abcdef', `w/${tag}`, `"a" ${tag}`, `*, ${tag}`]) {
     assert.not.ok(ifNoneMatchMatches(field, tag), field);
   }
+});
+
+test('an answer that does not carry its text (read from a clone) gets the same tag and 304 as the store\'s own', async () => {
+  const text = '[{"id":1,"name":"Rex"}]';
+  const link = '<http://x/v1/pets?cursor=a>; rel="next"';
+  const request = (tag?: string) => new Request('http://x/v1/pets', { headers: tag ? { 'if-none-match': tag } : {} });
+  const own = await conditionalAnswer(request(), jsonResponse(200, text, { link }));
+  const plain = conditionalAnswer(request(), new Response(text, { status: 200, headers: { link } }));
+  assert.instance(plain, Promise);
+  const read = await plain;
+  assert.is(read.headers.get('etag'), own.headers.get('etag'));
+  assert.is(await read.text(), text, 'the body is still there after the clone was read');
+  const notModified = await conditionalAnswer(request(own.headers.get('etag')!), new Response(text, { status: 200, headers: { link } }));
+  assert.is(notModified.status, 304);
+  assert.is(notModified.headers.get('link'), null, "a list's next Link stays with the stored copy");
 });
 
 test.run();

@@ -20,10 +20,17 @@ const KEPT = /^(?:etag|cache-control|vary|x-request-id|deprecation|sunset|rateli
  * status is left alone and never turned into a 304 (RFC 9110 section 13.2.1): a `getPet` that
  * turned 410 at the sunset answers 410 whatever tag the client holds.
  */
-export async function conditionalAnswer(request: Request, response: Response): Promise<Response> {
+export function conditionalAnswer(request: Request, response: Response): Response | Promise<Response> {
   if (response.status !== 200) return response;
-  const link = response.headers.get('link');
-  const tag = entityTag(link, await bodyText(response));
+  // The store's own JSON answers carry their text, so the usual path has no await; any other
+  // answer is read from a clone.
+  const text = (response as Response & { [BODY_TEXT]?: unknown })[BODY_TEXT];
+  if (typeof text === 'string') return tagged(request, response, text);
+  return response.clone().text().then((read) => tagged(request, response, read));
+}
+
+function tagged(request: Request, response: Response, text: string): Response {
+  const tag = entityTag(response.headers.get('link'), text);
   setHeaders(response, { etag: tag, 'cache-control': CACHE_CONTROL });
   const condition = requestHeader(request, 'if-none-match');
   if (condition === null || !ifNoneMatchMatches(condition, tag)) return response;
@@ -32,10 +39,4 @@ export async function conditionalAnswer(request: Request, response: Response): P
     if (KEPT.test(name) || (name === 'link' && response.headers.has('deprecation'))) headers.set(name, value);
   });
   return plainResponse(304, null, headers);
-}
-
-/** The body text without consuming the answer: the store's own JSON answers carry it. */
-async function bodyText(response: Response): Promise<string> {
-  const text = (response as Response & { [BODY_TEXT]?: unknown })[BODY_TEXT];
-  return typeof text === 'string' ? text : response.clone().text();
 }

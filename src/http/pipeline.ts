@@ -52,7 +52,10 @@ export function createPipeline({ store, routes, publicRoutes = [], authenticate,
       let response = await found.route.handler(req);
       if (routeHeaders) setHeaders(response, routeHeaders);
       if (limitHeaders) setHeaders(response, limitHeaders);
-      if (found.route.method === 'GET' && principal !== '') response = await conditionalAnswer(request, response);
+      if (found.route.method === 'GET' && principal !== '') {
+        const answer = conditionalAnswer(request, response);
+        response = answer instanceof Promise ? await answer : answer;
+      }
       return request.method === 'HEAD' ? withoutBody(response) : finalResponse(request, response);
     } catch (thrown) {
       const error = toApiError(thrown);
