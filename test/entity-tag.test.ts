@@ -53,4 +53,25 @@ test('an answer that does not carry its text (read from a clone) gets the same t
   assert.is(notModified.headers.get('link'), null, "a list's next Link stays with the stored copy");
 });
 
+test('a 304 keeps Vary, X-Request-Id, the rate-limit and CORS fields; drops the representation fields', async () => {
+  const kept = {
+    vary: 'Origin',
+    'x-request-id': 'req-1',
+    ratelimit: '"default";r=1;t=5',
+    'ratelimit-policy': '"default";q=2;w=60',
+    'access-control-allow-origin': 'https://app.example',
+    'access-control-expose-headers': 'ETag',
+  };
+  const answer = () => jsonResponse(200, '[]', { ...kept, 'content-language': 'en' });
+  const first = await conditionalAnswer(new Request('http://x/v1/pets'), answer());
+  const tag = first.headers.get('etag')!;
+  const res = await conditionalAnswer(new Request('http://x/v1/pets', { headers: { 'if-none-match': tag } }), answer());
+  assert.is(res.status, 304);
+  for (const [name, value] of Object.entries(kept)) assert.is(res.headers.get(name), value, name);
+  assert.is(res.headers.get('etag'), tag);
+  assert.is(res.headers.get('cache-control'), 'private, no-cache');
+  assert.is(res.headers.get('content-type'), null);
+  assert.is(res.headers.get('content-language'), null);
+});
+
 test.run();
