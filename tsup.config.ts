@@ -12,6 +12,7 @@ export default defineConfig({
     bun: 'adapters/bun.ts',
     express: 'adapters/express.ts',
     node: 'adapters/node.ts',
+    docs: 'adapters/docs.ts',
     cli: 'adapters/cli.ts',
   },
   format: ['esm'],

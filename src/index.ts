@@ -3,6 +3,8 @@
 export { createPetStore } from './store.js';
 export type { PetStore, PetStoreOptions } from './store.js';
 export type { KeysOption } from './http/auth.js';
+export type { RateLimitOptions } from './http/rate-limit.js';
+export type { ApiReference } from './docs/types.js';
 export { ApiError, ErrorCode } from './http/errors.js';
 export type { ErrorBody, ErrorDetail } from './http/errors.js';
 export { migrate, MIGRATION_TABLE, MIGRATION_LOCK_TABLE } from './storage/migrate.js';

@@ -4,6 +4,9 @@ import type { StoreContext } from './context.js';
 import { DEFAULT_DEPRECATED_AT, DEFAULT_SUNSET_AT } from './deprecation.js';
 import { type KeysOption, createAuthenticator } from './http/auth.js';
 import { createPipeline } from './http/pipeline.js';
+import { type RateLimitOptions, createRateLimiter } from './http/rate-limit.js';
+import { docsRoutes } from './docs/route.js';
+import type { ApiReference } from './docs/types.js';
 import { openApiRoute } from './openapi/route.js';
 import type { OpenApiServer } from './openapi/types.js';
 import { routes } from './routes/table.js';
@@ -66,6 +69,30 @@ export interface PetStoreOptions {
    * ```
    */
   openapi?: boolean | { servers?: OpenApiServer[] };
+  /**
+   * Per-key rate limit over every operation (after authentication; a 401 is never counted), in
+   * fixed windows counted in the database, so every process on one database shares the count.
+   * Answers carry `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers-11);
+   * over the limit: 429, Error code `rate_limited`, `Retry-After`. Each counted request costs one
+   * extra database round trip (docs/rate-limits.md). Off when absent.
+   * @example
+   * ```ts
+   * createPetStore({ db, keys, rateLimit: { limit: 100, windowSeconds: 60 } })
+   * ```
+   */
+  rateLimit?: RateLimitOptions;
+  /**
+   * The API reference page at `GET {basePath}/docs`, without a key: pass `apiReference()` from
+   * `petstore-router/docs` (the renderer lives in that entry, so a store without it carries none
+   * of it). `false` or absent: no page (the path is then an ordinary authenticated 404).
+   * @default false
+   * @example
+   * ```ts
+   * import { apiReference } from 'petstore-router/docs'
+   * createPetStore({ db, keys, docs: apiReference() })
+   * ```
+   */
+  docs?: ApiReference | false;
   /**
    * Called with every error answered as 500 or 503 (the client sees a masked message).
    * @default logs to console.error
@@ -135,8 +162,10 @@ export function createPetStore(options: PetStoreOptions): PetStore {
     publicRoutes: [
       ...routes.filter((route) => route.public),
       ...(options.openapi === false ? [] : [openApiRoute({ ...store.deprecation, basePath: store.basePath, servers: openApiServers(options) })]),
+      ...(options.docs ? docsRoutes(options.docs, { ...store.deprecation, basePath: store.basePath }) : []),
     ],
     authenticate: createAuthenticator(options.keys),
+    rateLimit: options.rateLimit ? createRateLimiter(options.rateLimit, store.db, store.now) : undefined,
     onError: options.onError ?? defaultOnError,
   });
   return Object.freeze({

@@ -88,6 +88,10 @@ test('usage errors exit 2 with a clear message; --help and --version exit 0', as
     [['serve', '--keys=secret'], /never taken on the command line/],
     [['serve', '--workers', '2', '--data-dir', '/tmp/x'], /--workers needs PostgreSQL/],
     [['migrate'], /migrate needs --database/],
+    [['serve', '--rate-limit', '100'], /--rate-limit must be LIMIT\/WINDOW_SECONDS/],
+    [['serve', '--rate-limit', '0/60'], /--rate-limit must be LIMIT\/WINDOW_SECONDS/],
+    [['serve', '--rate-limit', '10/1.5'], /--rate-limit must be LIMIT\/WINDOW_SECONDS/],
+    [['serve', '--no-docs=yes'], /--no-docs/],
   ];
   await Promise.all(
     cases.map(async ([args, message]) => {
@@ -130,6 +134,11 @@ test('serve on PGlite: listening line, requests with a key, the data directory l
   const server = cli(['serve', '--port', '0', '--data-dir', dataDir], { PETSTORE_API_KEYS: `other-key, ${KEY}` });
   const [, url] = await server.waitFor(/^listening on (http:\/\/127\.0\.0\.1:\d+\/v1)\n/);
   assert.not.match(server.stderr(), /curl/, 'no generated key when keys are configured');
+  // The API reference page: its address on stderr, served without a key (decisions, "API reference page").
+  await server.waitFor(new RegExp(`^petstore-router: API reference at ${url}/docs$`, 'm'), 'stderr');
+  const docs = await get(`${url}/docs`, '');
+  assert.is(docs.status, 200);
+  assert.match(docs.body, /swagger-ui-bundle\.js/);
   const created = await get(`${url}/pets`, KEY, undefined, { method: 'POST', body: '{"name":"Rex","categoryId":1}' });
   assert.is(created.status, 201, created.body);
   assert.is((await get(`${url}/pets`, 'wrong')).status, 401);
@@ -161,10 +170,18 @@ test('with no key configured a key is generated, printed once on stderr, and wor
 test('npm start serves with --keys-file; SIGTERM to the npm process stops it gracefully (exit 0)', async () => {
   const keysFile = join(dataDir, '..', 'keys.txt');
   writeFileSync(keysFile, `# comment\n\n  ${KEY}  \nsecond-key\n`);
-  const npm = start('npm', ['start', '--', '--port', '0', '--data-dir', dataDir, '--keys-file', keysFile]);
+  const npm = start('npm', ['start', '--', '--port', '0', '--data-dir', dataDir, '--keys-file', keysFile, '--rate-limit', '2/3600', '--no-docs']);
   const [, url] = await npm.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+\/v1)\n/);
   assert.is((await get(`${url}/pets`, 'second-key')).status, 200);
   assert.is((await get(`${url}/pets`, 'comment')).status, 401);
+  // --rate-limit 2/3600 (a 401 is not counted) and --no-docs.
+  assert.is((await get(`${url}/pets`, 'second-key')).status, 200);
+  const limited = await get(`${url}/pets`, 'second-key');
+  assert.is(limited.status, 429);
+  assert.is(JSON.parse(limited.body).code, 'rate_limited');
+  assert.is((await get(`${url}/pets`, KEY)).status, 200, 'another key has its own count');
+  assert.is((await get(`${url}/docs`, '')).status, 401);
+  assert.not.match(npm.stderr(), /API reference/);
   npm.child.kill('SIGTERM');
   assert.is(await npm.exit, 0, npm.stderr());
   assert.not.ok(existsSync(join(dataDir, 'petstore-router.lock')), 'node itself shut down and released the lock');

@@ -10,6 +10,10 @@ export interface ServeCommand {
   dataDir: string;
   keysFile?: string;
   workers: number;
+  /** `--rate-limit LIMIT/WINDOW_SECONDS`: per-key limit, off when absent. */
+  rateLimit?: { limit: number; windowSeconds: number };
+  /** Serve the API reference page at `/v1/docs` (`--no-docs` turns it off). */
+  docs: boolean;
 }
 
 export interface MigrateCommand {
@@ -60,6 +64,8 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeCommand {
     'data-dir': { type: 'string' },
     'keys-file': { type: 'string' },
     workers: { type: 'string' },
+    'rate-limit': { type: 'string' },
+    'no-docs': { type: 'boolean' },
   });
   if (values.database !== undefined && values['data-dir'] !== undefined) {
     throw usage('--database and --data-dir cannot be used together: --database serves from PostgreSQL, --data-dir from PGlite');
@@ -74,7 +80,9 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeCommand {
   if (workers > 1 && database === undefined) {
     throw usage('--workers needs PostgreSQL (--database URL or DATABASE_URL): a PGlite data directory belongs to one process');
   }
-  const command: ServeCommand = { kind: 'serve', port, host, dataDir: values['data-dir'] ?? DEFAULT_DATA_DIR, workers };
+  const docs = values['no-docs'] !== true;
+  const command: ServeCommand = { kind: 'serve', port, host, dataDir: values['data-dir'] ?? DEFAULT_DATA_DIR, workers, docs };
+  if (values['rate-limit'] !== undefined) command.rateLimit = rateLimit(values['rate-limit']);
   if (database !== undefined) command.database = database;
   if (values['keys-file'] !== undefined) command.keysFile = values['keys-file'];
   return command;
@@ -87,12 +95,23 @@ function parseMigrate(args: string[], env: NodeJS.ProcessEnv): MigrateCommand {
   return { kind: 'migrate', database };
 }
 
-function parse<O extends Record<string, { type: 'string' }>>(args: string[], options: O) {
+function parse<O extends Record<string, { type: 'string' | 'boolean' }>>(args: string[], options: O) {
   try {
     return parseArgs({ args, options, strict: true, allowPositionals: false });
   } catch (error) {
     throw usage(error instanceof Error ? error.message.split('\n')[0]! : String(error));
   }
+}
+
+/** `LIMIT/WINDOW_SECONDS`, e.g. `100/60`. */
+function rateLimit(text: string): { limit: number; windowSeconds: number } {
+  const m = /^(\d{1,9})\/(\d{1,9})$/.exec(text);
+  const limit = Number(m?.[1]);
+  const windowSeconds = Number(m?.[2]);
+  if (!m || limit < 1 || windowSeconds < 1) {
+    throw usage(`--rate-limit must be LIMIT/WINDOW_SECONDS with both at least 1 (e.g. 100/60), got ${JSON.stringify(text)}`);
+  }
+  return { limit, windowSeconds };
 }
 
 function integer(flag: string, text: string, min: number, max: number): number {

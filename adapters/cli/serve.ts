@@ -1,5 +1,6 @@
 import cluster from 'node:cluster';
 import { createPetStore } from 'petstore-router';
+import { apiReference } from 'petstore-router/docs';
 import { type Served, serve } from 'petstore-router/node';
 import type { ServeCommand } from './args.js';
 import { openDatabase } from './database.js';
@@ -22,9 +23,10 @@ export async function runServe(command: ServeCommand): Promise<number> {
   try {
     const db = await openDatabase(command);
     try {
-      const served = await listen(createStore(db, keys), command);
+      const served = await listen(createStore(db, keys, command), command);
       const url = `${served.url}${BASE_PATH}`;
       process.stdout.write(`listening on ${url}\n`);
+      if (command.docs) process.stderr.write(docsMessage(url));
       if (generated) process.stderr.write(generatedKeyMessage(keys[0]!, url));
       await nextShutdownSignal();
       exitAfter(SHUTDOWN_MS + 5_000, EXIT_FAILURE);
@@ -43,7 +45,7 @@ async function runWorker(command: ServeCommand): Promise<number> {
   const { keys } = loadKeys(command.keysFile, process.env);
   const db = await openDatabase(command, false);
   try {
-    const served = await listen(createStore(db, keys), command);
+    const served = await listen(createStore(db, keys, command), command);
     process.stderr.write(`petstore-router: worker ${process.pid} listening\n`);
     await nextShutdownSignal();
     exitAfter(SHUTDOWN_MS + 5_000, EXIT_FAILURE);
@@ -81,6 +83,7 @@ async function runPrimary(command: ServeCommand): Promise<number> {
       if (++ready !== command.workers) return;
       const url = `http://${command.host.includes(':') ? `[${command.host}]` : command.host}:${address.port}${BASE_PATH}`;
       process.stdout.write(`listening on ${url}\n`);
+      if (command.docs) process.stderr.write(docsMessage(url));
       if (generated) process.stderr.write(generatedKeyMessage(keys[0]!, url));
     });
     cluster.on('exit', (worker, code, signal) => {
@@ -100,12 +103,17 @@ async function runPrimary(command: ServeCommand): Promise<number> {
   });
 }
 
-function createStore(db: Parameters<typeof createPetStore>[0]['db'], keys: string[]) {
+function createStore(db: Parameters<typeof createPetStore>[0]['db'], keys: string[], command: ServeCommand) {
   try {
-    return createPetStore({ db, keys, basePath: BASE_PATH });
+    return createPetStore({ db, keys, basePath: BASE_PATH, rateLimit: command.rateLimit, docs: command.docs && apiReference() });
   } catch (error) {
     throw new CliError(`the configured API keys are not valid: ${describe(error)}`);
   }
+}
+
+/** Where the API reference page is, for the person who just started the server. */
+function docsMessage(url: string): string {
+  return `petstore-router: API reference at ${url}/docs\n`;
 }
 
 async function listen(store: ReturnType<typeof createPetStore>, command: ServeCommand): Promise<Served> {

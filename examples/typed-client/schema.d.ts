@@ -161,7 +161,7 @@ export interface components {
              * @description Machine-readable error code; the set is stable.
              * @enum {string}
              */
-            code: "invalid_request" | "invalid_json" | "unauthorized" | "not_found" | "method_not_allowed" | "gone" | "conflict" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "unprocessable_content" | "header_fields_too_large" | "internal_error" | "service_unavailable";
+            code: "invalid_request" | "invalid_json" | "unauthorized" | "not_found" | "method_not_allowed" | "gone" | "conflict" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "unprocessable_content" | "header_fields_too_large" | "internal_error" | "service_unavailable" | "rate_limited";
             /** @description Human-readable description of the error. Never contains keys, SQL or stacks. */
             message: string;
             /** @description The HTTP status code of the response, repeated. */
@@ -293,6 +293,23 @@ export interface components {
                 };
             };
         };
+        /** @description This API key made more requests than the configured rate limit allows in the current window. */
+        RateLimited: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @constant */
+                    code?: "rate_limited";
+                    /** @constant */
+                    status?: 429;
+                };
+            };
+        };
         /** @description Server failure (the message is masked). */
         InternalError: {
             headers: {
@@ -336,6 +353,14 @@ export interface components {
         LinkNext: string;
         /** @description `true` on an answer replayed from an earlier request with the same `Idempotency-Key`. */
         IdempotentReplayed: "true";
+        /** @description Validator of this answer (from its body and `Link`): send it back in `If-None-Match` to get a 304 while it holds. */
+        ETag: string;
+        /** @description Clients may keep the answer but must revalidate it (`If-None-Match`) before each use. */
+        CacheControl: "private, no-cache";
+        /** @description With a rate limit configured (draft-ietf-httpapi-ratelimit-headers-11): requests per key (`q`) per window of `w` seconds. */
+        RateLimitPolicy: string;
+        /** @description With a rate limit configured: requests left in the window (`r`) and seconds until it ends (`t`). */
+        RateLimit: string;
         /** @description The URL of the created resource. */
         Location: string;
     };
@@ -353,7 +378,10 @@ export interface operations {
                 /** @description Opaque cursor of the next page. Take it from the `Link: rel="next"` header; never build it. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags from earlier answers (comma-separated, weak comparison) or `*`: a match is answered 304 without a body. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -363,14 +391,30 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["LinkNext"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Pet"][];
                 };
             };
+            /** @description Not modified: the `If-None-Match` tag still holds. No body; `ETag` and `Cache-Control` as on the 200. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -396,6 +440,8 @@ export interface operations {
                 headers: {
                     Location: components["headers"]["Location"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -408,6 +454,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -415,7 +462,10 @@ export interface operations {
     getPet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Entity tags from earlier answers (comma-separated, weak comparison) or `*`: a match is answered 304 without a body. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description ID of the animal: canonical decimal (`-?(0|[1-9][0-9]*)`), within int64. Anything else is a 400. */
                 petId: number;
@@ -433,11 +483,32 @@ export interface operations {
                     Sunset: string;
                     /** @description The successor: `GET /pets` with the `status` filter. */
                     Link: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Pet"];
                 };
+            };
+            /** @description Not modified: the `If-None-Match` tag still holds. No body; `ETag` and `Cache-Control` as on the 200. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
+                    Deprecation: string;
+                    /** @description RFC 8594: when the operation stops working (410 Gone from then on). */
+                    Sunset: string;
+                    /** @description The successor: `GET /pets` with the `status` filter. */
+                    Link: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Invalid parameters or body; `details` names every offending field of a failed validation. */
             400: {
@@ -448,6 +519,8 @@ export interface operations {
                     Sunset: string;
                     /** @description The successor: `GET /pets` with the `status` filter. */
                     Link: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -469,6 +542,8 @@ export interface operations {
                     Sunset: string;
                     /** @description The successor: `GET /pets` with the `status` filter. */
                     Link: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -489,6 +564,8 @@ export interface operations {
                     Sunset: string;
                     /** @description The successor: `GET /pets` with the `status` filter. */
                     Link: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -497,6 +574,29 @@ export interface operations {
                         code?: "gone";
                         /** @constant */
                         status?: 410;
+                    };
+                };
+            };
+            /** @description This API key made more requests than the configured rate limit allows in the current window. */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description RFC 9745: when the operation was deprecated, as `@<unix seconds>`. */
+                    Deprecation: string;
+                    /** @description RFC 8594: when the operation stops working (410 Gone from then on). */
+                    Sunset: string;
+                    /** @description The successor: `GET /pets` with the `status` filter. */
+                    Link: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @constant */
+                        code?: "rate_limited";
+                        /** @constant */
+                        status?: 429;
                     };
                 };
             };
@@ -509,6 +609,8 @@ export interface operations {
                     Sunset: string;
                     /** @description The successor: `GET /pets` with the `status` filter. */
                     Link: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -530,6 +632,8 @@ export interface operations {
                     Sunset: string;
                     /** @description The successor: `GET /pets` with the `status` filter. */
                     Link: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -551,7 +655,10 @@ export interface operations {
                 /** @description Opaque cursor of the next page. Take it from the `Link: rel="next"` header; never build it. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Entity tags from earlier answers (comma-separated, weak comparison) or `*`: a match is answered 304 without a body. */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -561,14 +668,30 @@ export interface operations {
             200: {
                 headers: {
                     Link: components["headers"]["LinkNext"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Order"][];
                 };
             };
+            /** @description Not modified: the `If-None-Match` tag still holds. No body; `ETag` and `Cache-Control` as on the 200. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

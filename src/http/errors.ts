@@ -20,6 +20,7 @@ export const ErrorCode = {
   headerFieldsTooLarge: 'header_fields_too_large',
   internalError: 'internal_error',
   serviceUnavailable: 'service_unavailable',
+  rateLimited: 'rate_limited',
 } as const;
 
 /** One of the documented Error `code` values. */

@@ -72,3 +72,8 @@ export function errorResponse(error: ApiError, extraHeaders?: Record<string, str
 function withoutBody(response: Response): Response {
   return new Response(null, { status: response.status, headers: response.headers });
 }
+
+/** A Response that is not a JSON answer: a 304, or a page and its files (the API reference). */
+export function plainResponse(status: number, body: string | Uint8Array | null, headers: HeadersInit): Response {
+  return new Response(body as BodyInit | null, { status, headers });
+}

@@ -1,7 +1,8 @@
 import { DEFAULT_DEPRECATED_AT, DEFAULT_SUNSET_AT } from '../deprecation.js';
 import type { RouteDocumentation } from '../routes/define.js';
 import { routes } from '../routes/table.js';
-import { operationObject, toTemplate } from './operation.js';
+import { withCachingAndLimits } from './caching-and-limits.js';
+import { operationObject, routeHeadersOf, toTemplate } from './operation.js';
 import { deprecationHeaders, errorResponses, errorSchemas, headers } from './responses.js';
 import { resourceSchemas } from './schemas.js';
 import type { JsonObject, OpenApiDocument, OpenApiServer } from './types.js';
@@ -74,7 +75,8 @@ export function openApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
   const table = options.describeSelf === false ? routes : [...routes, DOCUMENT_ROUTE];
   for (const route of table) {
     const item = (paths[toTemplate(route.path)] ??= {});
-    item[route.method.toLowerCase()] = operationObject(route, routeHeaders);
+    const operation = operationObject(route, routeHeaders);
+    item[route.method.toLowerCase()] = route.public ? operation : withCachingAndLimits(route, operation, routeHeadersOf(route, routeHeaders));
   }
   return {
     openapi: '3.1.0',

@@ -43,13 +43,21 @@ function response(status: string, spec: ErrorResponseName | SuccessResponse, rou
   return { ...inline, headers: { ...inline.headers, ...routeHeaders } };
 }
 
+/** The headers every answer after authentication carries: a deprecated operation's, else none. */
+export function routeHeadersOf(
+  route: RouteDocumentation,
+  deprecationHeaders: (successorPath: string, note: string) => Record<string, JsonObject>,
+): Record<string, JsonObject> | undefined {
+  const successor = route.deprecation?.successor;
+  return successor && deprecationHeaders(successor.path, `\`${successor.method} ${successor.path}\` ${successor.note}`);
+}
+
 /**
  * The operation object of one definition. `deprecationHeaders` documents the headers of a
  * deprecated operation's answers (given its successor's path).
  */
 export function operationObject(route: RouteDocumentation, deprecationHeaders: (successorPath: string, note: string) => Record<string, JsonObject>): JsonObject {
-  const successor = route.deprecation?.successor;
-  const routeHeaders = successor && deprecationHeaders(successor.path, `\`${successor.method} ${successor.path}\` ${successor.note}`);
+  const routeHeaders = routeHeadersOf(route, deprecationHeaders);
   const request = route.request ?? {};
   const params = [...parameters('path', request.params), ...parameters('query', request.query), ...parameters('header', request.headers)];
   return {

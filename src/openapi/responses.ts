@@ -59,6 +59,24 @@ export const headers: Record<string, JsonObject> = {
     description: '`true` on an answer replayed from an earlier request with the same `Idempotency-Key`.',
     schema: { type: 'string', const: 'true' },
   },
+  ETag: {
+    description: 'Validator of this answer (from its body and `Link`): send it back in `If-None-Match` to get a 304 while it holds.',
+    required: true,
+    schema: { type: 'string', pattern: '^"[^"]*"$' },
+  },
+  CacheControl: {
+    description: 'Clients may keep the answer but must revalidate it (`If-None-Match`) before each use.',
+    required: true,
+    schema: { type: 'string', const: 'private, no-cache' },
+  },
+  RateLimitPolicy: {
+    description: 'With a rate limit configured (draft-ietf-httpapi-ratelimit-headers-11): requests per key (`q`) per window of `w` seconds.',
+    schema: { type: 'string', pattern: '^"default";q=[0-9]+;w=[0-9]+$', examples: ['"default";q=100;w=60'] },
+  },
+  RateLimit: {
+    description: 'With a rate limit configured: requests left in the window (`r`) and seconds until it ends (`t`).',
+    schema: { type: 'string', pattern: '^"default";r=[0-9]+;t=[0-9]+$', examples: ['"default";r=42;t=17'] },
+  },
   Location: {
     description: 'The URL of the created resource.',
     required: true,
@@ -134,6 +152,16 @@ export const errorKinds = {
     status: 422,
     codes: [ErrorCode.unprocessable],
     description: 'This `Idempotency-Key` was already used with another request.',
+  },
+  RateLimited: {
+    status: 429,
+    codes: [ErrorCode.rateLimited],
+    description: 'This API key made more requests than the configured rate limit allows in the current window.',
+    headers: {
+      'Retry-After': { $ref: '#/components/headers/RetryAfter' },
+      RateLimit: { $ref: '#/components/headers/RateLimit' },
+      'RateLimit-Policy': { $ref: '#/components/headers/RateLimitPolicy' },
+    },
   },
   InternalError: { status: 500, codes: [ErrorCode.internalError], description: 'Server failure (the message is masked).' },
   ServiceUnavailable: {

@@ -41,11 +41,24 @@ export interface IdempotencyKeyTable {
   response_location: string | null;
 }
 
+/**
+ * The request count of one API key in its current fixed rate-limit window (storage/rate-limits.ts).
+ * One row per key: a new window resets the count in place.
+ */
+export interface RateLimitTable {
+  /** The key id: first 12 hex characters of the SHA-256 of the API key (never the key itself). */
+  key_id: string;
+  /** Start of the window, in seconds since the epoch (a multiple of the window length). */
+  window_start: Int8;
+  hits: number;
+}
+
 /** The tables petstore-router creates (names prefixed so they never collide with a host app's). */
 export interface Database {
   petstore_pets: PetTable;
   petstore_orders: OrderTable;
   petstore_idempotency_keys: IdempotencyKeyTable;
+  petstore_rate_limits: RateLimitTable;
 }
 
 export type PetRow = Selectable<PetTable>;

@@ -7,5 +7,5 @@ import type { Database } from './database.js';
  * is once a database exists (a new PGlite costs about 0.4 s even from a template).
  */
 export async function resetDatabase(db: Kysely<Database> | Kysely<any>): Promise<void> {
-  await sql`truncate table petstore_orders, petstore_pets, petstore_idempotency_keys restart identity cascade`.execute(db);
+  await sql`truncate table petstore_orders, petstore_pets, petstore_idempotency_keys, petstore_rate_limits restart identity cascade`.execute(db);
 }

@@ -1,9 +1,11 @@
 import { authBehaviour } from './auth.js';
+import { conditionalGetBehaviour } from './conditional-get.js';
 import type { BehaviourRun } from './context.js';
 import { createPetBehaviour } from './create-pet.js';
 import { getPetBehaviour } from './get-pet.js';
 import { listPetsBehaviour } from './list-pets.js';
 import { ordersBehaviour } from './orders.js';
+import { rateLimitBehaviour } from './rate-limits.js';
 import { routingBehaviour } from './routing.js';
 
 export type { BehaviourRun } from './context.js';
@@ -19,4 +21,6 @@ export function runBehaviourSuite(run: BehaviourRun): void {
   getPetBehaviour(run);
   ordersBehaviour(run);
   routingBehaviour(run);
+  conditionalGetBehaviour(run);
+  rateLimitBehaviour(run);
 }

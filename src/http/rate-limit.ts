@@ -1,0 +1,52 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../storage/database.js';
+import { countRequest } from '../storage/rate-limits.js';
+import { ApiError, ErrorCode } from './errors.js';
+
+/** The `rateLimit` option of `createPetStore`: at most `limit` requests per key per window. */
+export interface RateLimitOptions {
+  /** Requests each API key may make in one window (an integer, at least 1). */
+  limit: number;
+  /** Length of the fixed window in seconds (an integer, at least 1). */
+  windowSeconds: number;
+}
+
+/**
+ * Counts one authenticated request of the principal (the hex SHA-256 of its key) and returns the
+ * `RateLimit-Policy` and `RateLimit` fields for its answer, or throws the 429.
+ */
+export type RateLimiter = (principal: string) => Promise<Record<string, string>>;
+
+/** The key id of a principal: the first 12 hex characters of the SHA-256 of the key. */
+export const keyIdOf = (principal: string): string => principal.slice(0, 12);
+
+/**
+ * A fixed-window limiter per key id whose counts live in the database (`petstore_rate_limits`),
+ * so every process on one database shares them. Headers follow draft-ietf-httpapi-ratelimit-
+ * headers-11: `RateLimit-Policy: "default";q=LIMIT;w=WINDOW` and `RateLimit: "default";r=REMAINING;
+ * t=SECONDS`, `t` being the seconds until the window ends; over the limit, a 429 with `Retry-After`
+ * equal to `t`.
+ */
+export function createRateLimiter(options: RateLimitOptions, db: Kysely<Database>, now: () => Date): RateLimiter {
+  const { limit, windowSeconds } = checkOptions(options);
+  const policy = `"default";q=${limit};w=${windowSeconds}`;
+  return async (principal) => {
+    const seconds = now().getTime() / 1000;
+    const { hits, windowStart } = await countRequest(db, keyIdOf(principal), Math.floor(seconds / windowSeconds) * windowSeconds);
+    // At least 1: a window ending right now still means "not before the next second".
+    const reset = Math.max(1, Math.ceil(windowStart + windowSeconds - seconds));
+    const headers = { 'ratelimit-policy': policy, ratelimit: `"default";r=${Math.max(0, limit - hits)};t=${reset}` };
+    if (hits <= limit) return headers;
+    const message = `rate limit of ${limit} requests per ${windowSeconds} s reached; retry in ${reset} s`;
+    throw new ApiError(429, ErrorCode.rateLimited, message, undefined, { ...headers, 'retry-after': String(reset) });
+  };
+}
+
+function checkOptions(options: RateLimitOptions): RateLimitOptions {
+  const { limit, windowSeconds } = options ?? {};
+  if (!Number.isSafeInteger(limit) || limit < 1) throw new TypeError('petstore-router: rateLimit.limit must be an integer of at least 1');
+  if (!Number.isSafeInteger(windowSeconds) || windowSeconds < 1) {
+    throw new TypeError('petstore-router: rateLimit.windowSeconds must be an integer of at least 1');
+  }
+  return { limit, windowSeconds };
+}
