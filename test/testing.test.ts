@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { MIGRATION_TABLE, createPetStore } from 'petstore-router';
-import { TEST_KEY, createTestDatabase, createTestStore, resetTestDatabase } from 'petstore-router/testing';
+import { TEST_KEY, createTestDatabase, createTestStore, resetTestDatabase, testDatabaseSchema } from 'petstore-router/testing';
 import { migrations } from '../src/storage/migrations/index.js';
 
 const root = join(import.meta.dirname, '..');
@@ -22,10 +22,12 @@ const createPet = (name: string, key = TEST_KEY) =>
 test('a test database is migrated: our tables exist and every migration is recorded', async () => {
   const db = await createTestDatabase();
   try {
-    const tables = await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = 'public' order by 1`.execute(db);
+    const schema = testDatabaseSchema(db)!;
+    assert.match(schema, /^petstore_test_\d+$/);
+    const tables = await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = ${schema} order by 1`.execute(db);
     const names = tables.rows.map((r) => r.table_name);
     for (const t of ['petstore_pets', 'petstore_orders', 'petstore_idempotency_keys', MIGRATION_TABLE]) assert.ok(names.includes(t), `${t} in ${names}`);
-    const done = await sql<{ name: string }>`select name from ${sql.table(MIGRATION_TABLE)} order by name`.execute(db);
+    const done = await sql<{ name: string }>`select name from ${sql.id(schema, MIGRATION_TABLE)} order by name`.execute(db);
     assert.equal(done.rows.map((r) => r.name), Object.keys(migrations));
     const pets = await db.selectFrom('petstore_pets').select('id').execute();
     assert.equal(pets, []);
@@ -71,7 +73,7 @@ test('resetTestDatabase makes a used database fresh again: no rows, ids from 1, 
     await db.insertInto('petstore_orders').values({ pet_id: 1n, quantity: 1, status: 'placed', ship_date: null }).execute();
     await resetTestDatabase(db);
     for (const table of ['petstore_pets', 'petstore_orders', 'petstore_idempotency_keys']) {
-      const { rows } = await sql<{ n: number }>`select count(*)::int as n from ${sql.table(table)}`.execute(db);
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from ${sql.id(testDatabaseSchema(db)!, table)}`.execute(db);
       assert.is(rows[0]!.n, 0, table);
     }
     const again = createPetStore({ db, keys: [TEST_KEY] });
