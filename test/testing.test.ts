@@ -129,7 +129,7 @@ test('docs/testing.md shows examples/testing/store.test.ts as it is', () => {
 
 test('the docs example (examples/testing/store.test.ts) passes under node --test', async () => {
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', 'examples/testing/store.test.ts'], { cwd: root, timeout: 120_000 });
-  assert.match(stdout, /# pass 2\n/);
+  assert.match(stdout, /# pass 3\n/);
   assert.match(stdout, /# fail 0\n/);
 });
 
