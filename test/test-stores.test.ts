@@ -3,6 +3,7 @@
 import { sql } from 'kysely';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { migrate } from 'petstore-router';
 import { type TestStore, createTestStore, seed } from 'petstore-router/testing';
 import { MAX_FREE_SCHEMAS, freeSchemaCount } from '../src/testing/schema-pool.js';
 
@@ -120,6 +121,33 @@ test('seed refuses what it cannot store exactly, and inserts nothing then', asyn
     }
     assert.is(await (await get(t, '/pets')).text(), '[]');
   } finally {
+    await t.close();
+  }
+});
+
+test('a test schema (migrations run directly) has exactly the catalog of migrate(db, { schema })', async () => {
+  const t = await createTestStore();
+  const plain = `petstore_plain_${process.pid}`;
+  try {
+    await migrate(t.db, { schema: plain }); // the plain path, on the same PGlite
+    const catalog = async (schema: string) => {
+      const columns = await sql<Record<string, unknown>>`
+        select table_name, column_name, ordinal_position, data_type, is_nullable, column_default, is_identity, identity_generation
+        from information_schema.columns where table_schema = ${schema} and table_name not like 'petstore_migration%'
+        order by table_name, ordinal_position`.execute(t.db);
+      const indexes = await sql<Record<string, unknown>>`
+        select tablename, indexname, replace(indexdef, ${schema}, 'S') as def from pg_indexes
+        where schemaname = ${schema} and tablename not like 'petstore_migration%' order by indexname`.execute(t.db);
+      const constraints = await sql<Record<string, unknown>>`
+        select c.conrelid::regclass::text like '%migration%' as bookkeeping, c.conname, replace(pg_get_constraintdef(c.oid), ${schema}, 'S') as def
+        from pg_constraint c join pg_namespace n on n.oid = c.connamespace where n.nspname = ${schema} order by c.conname`.execute(t.db);
+      return { columns: columns.rows, indexes: indexes.rows, constraints: constraints.rows.filter((r) => !r.bookkeeping) };
+    };
+    const [fast, reference] = await Promise.all([catalog(t.schema), catalog(plain)]);
+    assert.ok(fast.columns.length >= 20 && fast.indexes.length >= 5 && fast.constraints.length >= 6, JSON.stringify(fast).slice(0, 200));
+    assert.equal(fast, reference);
+  } finally {
+    await sql`drop schema if exists ${sql.id(plain)} cascade`.execute(t.db);
     await t.close();
   }
 });
