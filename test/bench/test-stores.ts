@@ -101,7 +101,7 @@ export async function runTestStores(log: (s: string) => void): Promise<string> {
     ['`createTestStore()`, first of a process', fmt.ms(f.first!), '', '', 'PGlite initdb + the first schema migrated'],
     ['`createTestStore()`, a closed store\'s schema reused', fmt.ms(f.reuseMedian!), fmt.ms(f.reuseP95!), `RSS +${fmt.mb(f.cycleGrowth!)} MiB over 200 create/close`, 'sequential tests; 200 cycles'],
     ['`close()` (TRUNCATE of the schema for reuse)', fmt.ms(f.closeMedian!), fmt.ms(f.closeP95!), '', '200 cycles'],
-    ['`createTestStore()`, new schema migrated (100 alive)', fmt.ms(f.newMedian!), fmt.ms(f.newP95!), `${(f.perLiveStore! / MiB).toFixed(2)} MiB per live store`, 'stores 33-100 of 100 kept alive'],
+    ['`createTestStore()`, a new schema built (100 alive)', fmt.ms(f.newMedian!), fmt.ms(f.newP95!), `${(f.perLiveStore! / MiB).toFixed(2)} MiB per live store`, 'stores 33-100 of 100 kept alive'],
     ['previous design: a PGlite per store from a dumped template', fmt.ms(f.oldMedian!), fmt.ms(f.oldP95!), `${fmt.mb(f.oldPerLiveStore!)} MiB per live store`, `median of ${f.oldN}; 2 alive for memory`],
   ]);
 }
