@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { PGlite, types } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect } from 'kysely';
-import { createPetStore, migrate } from 'petstore-router';
+import { type Database, createPetStore, migrate } from 'petstore-router';
 import { createTestStore } from 'petstore-router/testing';
 import { config } from './config.js';
 import { fmt, median, percentile, table } from './stats.js';
@@ -65,7 +65,7 @@ async function measure(quick: boolean): Promise<Figures> {
 
   // The previous design, same process: a PGlite per store from a dumped migrated template.
   const parsers = { [types.INT8]: (v: string) => BigInt(v) };
-  const kysely = (pglite: PGlite) => new Kysely<never>({ dialect: new PGliteDialect({ pglite }) });
+  const kysely = (pglite: PGlite) => new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
   const template = new PGlite({ parsers });
   await migrate(kysely(template));
   const dump = await template.dumpDataDir('none');
