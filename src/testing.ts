@@ -9,10 +9,10 @@ import { resetDatabase } from './storage/reset.js';
 import { type PetStore, type PetStoreOptions, createPetStore } from './store.js';
 import { leaseSchema } from './testing/schema-pool.js';
 import { schemaKysely } from './testing/schema-view.js';
-import { type SeedData, type Seeded, seed } from './testing/seed.js';
+import { type SeedData, type Seeded, seed } from './storage/seed.js';
 
-export { seed } from './testing/seed.js';
-export type { Int64Input, SeedData, SeedOrder, SeedPet, Seeded } from './testing/seed.js';
+export { seed } from './storage/seed.js';
+export type { Int64Input, SeedData, SeedOrder, SeedPet, Seeded } from './storage/seed.js';
 
 /** The schema of each database made here, for {@link resetTestDatabase} (raw SQL needs the name). */
 const schemas = new WeakMap<Kysely<Database>, string>();

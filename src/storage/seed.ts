@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Order, OrderStatus, Pet, PetStatus } from '../model.js';
-import type { Database } from '../storage/database.js';
-import { toBigInt } from '../storage/int8.js';
+import type { Database } from './database.js';
+import { toBigInt } from './int8.js';
 
 /** An int64 as you may write it: a `bigint`, a safe-integer `number`, or a decimal string. */
 export type Int64Input = bigint | number | string;
