@@ -24,7 +24,7 @@ const schemas = new WeakMap<Kysely<Database>, string>();
  * free for reuse, tens of milliseconds when a new schema is migrated (docs/testing.md). int8
  * columns come back as `bigint`. Tests may run concurrently.
  *
- * Queries through Kysely's query builder reach the database's schema; raw SQL (`sql`...``) must
+ * Queries through Kysely's query builder reach the database's schema; raw SQL (Kysely's sql tag) must
  * name it: {@link testDatabaseSchema}. Call `db.destroy()` when done: the schema is emptied and
  * reused (the shared PGlite stays open), and this `db` answers nothing more.
  *
@@ -58,8 +58,7 @@ export async function createTestDatabase(): Promise<Kysely<Database>> {
  *
  * @example
  * ```ts
- * const s = testDatabaseSchema(db)!
- * await sql`select count(*) from ${sql.id(s, 'petstore_pets')}`.execute(db)
+ * const pets = sql.id(testDatabaseSchema(db)!, 'petstore_pets') // "petstore_test_1"."petstore_pets", for raw SQL
  * ```
  */
 export function testDatabaseSchema(db: Kysely<Database> | Kysely<any>): string | undefined {
