@@ -43,6 +43,10 @@ for example in "${node_examples[@]}"; do
   run node20 "$example" node --import tsx "examples/$example/main.ts"
   run node24 "$example" "$NODE24" --import tsx "examples/$example/main.ts"
 done
+# The test-runner examples (docs/testing.md): a fresh store per test, concurrent where the runner can.
+run node20 testing-node-test node --import tsx --test examples/testing/store.test.ts
+run node20 testing-vitest node node_modules/vitest/vitest.mjs run examples/testing/vitest.test.ts
+run node20 testing-uvu node --import tsx examples/testing/uvu.test.ts
 run deno deno "$DENO" run --allow-env --allow-net=127.0.0.1 --allow-read --allow-sys examples/deno/main.ts
 run bun bun "$BUN" examples/bun/main.ts
 

@@ -7,7 +7,7 @@ export type { RateLimitOptions } from './http/rate-limit.js';
 export type { ApiReference } from './docs/types.js';
 export { ApiError, ErrorCode } from './http/errors.js';
 export type { ErrorBody, ErrorDetail } from './http/errors.js';
-export { migrate, MIGRATION_TABLE, MIGRATION_LOCK_TABLE } from './storage/migrate.js';
+export { migrate, MIGRATION_TABLE, MIGRATION_LOCK_TABLE, type MigrateOptions } from './storage/migrate.js';
 export { addOrder } from './storage/orders.js';
 export type { Database, PetTable, OrderTable } from './storage/database.js';
 export type { Pet, NewPet, PetStatus, Order, NewOrder, OrderStatus } from './model.js';

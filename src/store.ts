@@ -12,6 +12,7 @@ import type { OpenApiServer } from './openapi/types.js';
 import { routes } from './routes/table.js';
 import type { Database } from './storage/database.js';
 import { DEFAULT_IDEMPOTENCY_TTL_MS } from './storage/idempotency.js';
+import { checkSchemaName } from './storage/schema-name.js';
 
 /** Options of {@link createPetStore}. */
 export interface PetStoreOptions {
@@ -21,6 +22,18 @@ export interface PetStoreOptions {
    * `await migrate(db)`. The store never closes it: whoever created it calls `db.destroy()`.
    */
   db: Kysely<Database> | Kysely<any>;
+  /**
+   * The PostgreSQL schema holding petstore-router's tables, migrated with the same option
+   * (`await migrate(db, { schema })`). Keeps our tables in a schema of your database of their
+   * own, or gives several stores one database each with its own data. Omitted: unqualified names,
+   * resolved by the connection's `search_path` (normally `public`). See docs/testing.md.
+   * @example
+   * ```ts
+   * await migrate(db, { schema: 'petstore' })
+   * const store = createPetStore({ db, schema: 'petstore', keys })
+   * ```
+   */
+  schema?: string;
   /**
    * Accepted API keys: plain keys or `sha256:<hex>` digests, or an async verifier
    * `(key, request) => boolean`. Several keys may be valid at once, for rotation.
@@ -142,8 +155,11 @@ export function createPetStore(options: PetStoreOptions): PetStore {
   if (!options || typeof options !== 'object') throw new TypeError('petstore-router: createPetStore needs an options object');
   if (!options.db) throw new TypeError('petstore-router: options.db (a Kysely instance) is required');
   if (options.keys === undefined) throw new TypeError('petstore-router: options.keys is required');
+  const db = options.db as Kysely<Database>;
   const store: StoreContext = {
-    db: options.db as Kysely<Database>,
+    // Every statement of the store is built by Kysely's query builder, so WithSchemaPlugin
+    // qualifies its tables (and the compiled-statement cache is per plugin list, storage/prepared.ts).
+    db: options.schema === undefined ? db : db.withSchema(checkSchemaName(options.schema, 'options.schema')),
     now: options.now ?? (() => new Date()),
     basePath: normaliseBasePath(options.basePath ?? '/v1'),
     deprecation: {

@@ -1,42 +1,32 @@
-// `petstore-router/testing`: a fresh, isolated, migrated store per test, in-process on PGlite.
+// `petstore-router/testing`: a fresh, isolated, migrated store per test, in-process on PGlite
+// (one shared instance per process, one schema per store: testing/schema-pool.ts).
 // Never imported by the core entry, so production code never loads it.
 import type { Kysely } from 'kysely';
 import type { KeysOption } from './http/auth.js';
-import { newPGlite, opened, pgliteKysely } from './pglite.js';
+import { opened } from './pglite.js';
 import type { Database } from './storage/database.js';
-import { migrateOrDestroy } from './storage/migrate.js';
 import { resetDatabase } from './storage/reset.js';
 import { type PetStore, type PetStoreOptions, createPetStore } from './store.js';
+import { leaseSchema } from './testing/schema-pool.js';
+import { schemaKysely } from './testing/schema-view.js';
+import { type SeedData, type Seeded, seed } from './storage/seed.js';
+
+export { seed } from './storage/seed.js';
+export type { Int64Input, SeedData, SeedOrder, SeedPet, Seeded } from './storage/seed.js';
+
+/** The schema of each database made here, for {@link resetTestDatabase} (raw SQL needs the name). */
+const schemas = new WeakMap<Kysely<Database>, string>();
 
 /**
- * A tarball of a migrated, empty data directory, made once per process: a new PGlite runs initdb
- * (3-6 s) unless it loads one (about 0.4 s, most of it PostgreSQL starting; see docs/testing.md).
- * It is never written to after it is made, so sharing it is safe; a failure is not cached.
- */
-let template: Promise<Blob | File> | undefined;
-
-function migratedTemplate(): Promise<Blob | File> {
-  template ??= (async () => {
-    const pglite = newPGlite({});
-    const db = await migrateOrDestroy(pgliteKysely(pglite, true));
-    try {
-      return await pglite.dumpDataDir('none');
-    } finally {
-      await db.destroy();
-    }
-  })().catch((error: unknown) => {
-    template = undefined;
-    throw error;
-  });
-  return template;
-}
-
-/**
- * A new in-memory PGlite database with petstore-router's migrations applied, empty and isolated
- * from every other one (its own PGlite: tests may run concurrently). The first call of a process
- * takes seconds (initdb); each later one about 0.4 s. int8 columns come back as `bigint`.
+ * A migrated, empty database isolated from every other one: its own PostgreSQL schema in the
+ * process's shared in-memory PGlite, with the query builder bound to it. The first call of a
+ * process takes seconds (initdb); later ones about a millisecond when a closed store's schema is
+ * free for reuse, tens of milliseconds when a new schema is migrated (docs/testing.md). int8
+ * columns come back as `bigint`. Tests may run concurrently.
  *
- * It is yours: call `db.destroy()` when done (an undestroyed PGlite keeps its memory).
+ * Queries through Kysely's query builder reach the database's schema; raw SQL (Kysely's sql tag) must
+ * name it: {@link testDatabaseSchema}. Call `db.destroy()` when done: the schema is emptied and
+ * reused (the shared PGlite stays open), and this `db` answers nothing more.
  *
  * @example
  * ```ts
@@ -50,13 +40,35 @@ function migratedTemplate(): Promise<Blob | File> {
  * ```
  */
 export async function createTestDatabase(): Promise<Kysely<Database>> {
-  return opened(pgliteKysely(newPGlite({ loadDataDir: await migratedTemplate() }), true));
+  const lease = await leaseSchema();
+  const db = schemaKysely(lease);
+  try {
+    await opened(db); // Kysely closes only a driver it has opened: destroy() must release the lease
+  } catch (error) {
+    await lease.release();
+    throw error;
+  }
+  schemas.set(db, lease.schema);
+  return db;
 }
 
 /**
- * Empties a test database (every table, id sequences restarted) so it is as fresh as a new one:
- * about 5 ms, against about 0.4 s for a new {@link createTestDatabase}. Share one database per
- * test file and reset it before each test when the tests of that file run one after another.
+ * The PostgreSQL schema of a {@link createTestDatabase} database (undefined for any other), to
+ * name its tables in raw SQL.
+ *
+ * @example
+ * ```ts
+ * const pets = sql.id(testDatabaseSchema(db)!, 'petstore_pets') // "petstore_test_1"."petstore_pets", for raw SQL
+ * ```
+ */
+export function testDatabaseSchema(db: Kysely<Database> | Kysely<any>): string | undefined {
+  return schemas.get(db);
+}
+
+/**
+ * Empties a test database (every table, id sequences restarted) so it is as fresh as a new one.
+ * Also works on any migrated database of ours (its default schema), e.g. one PGlite shared by the
+ * tests of a file that run one after another.
  *
  * @example
  * ```ts
@@ -69,15 +81,15 @@ export async function createTestDatabase(): Promise<Kysely<Database>> {
  * const store = createPetStore({ db, keys: ['test-key'] })
  * ```
  */
-export async function resetTestDatabase(db: Kysely<Database>): Promise<void> {
-  await resetDatabase(db);
+export async function resetTestDatabase(db: Kysely<Database> | Kysely<any>): Promise<void> {
+  await resetDatabase(db, schemas.get(db));
 }
 
 /** The key a {@link createTestStore} store accepts unless you pass `keys`. */
 export const TEST_KEY = 'test-key';
 
-/** Options of {@link createTestStore}: those of `createPetStore` except `db`, all optional. */
-export type TestStoreOptions = Partial<Omit<PetStoreOptions, 'db' | 'keys'>> & {
+/** Options of {@link createTestStore}: those of `createPetStore` except `db` and `schema`, all optional. */
+export type TestStoreOptions = Partial<Omit<PetStoreOptions, 'db' | 'keys' | 'schema'>> & {
   /** @default [TEST_KEY] */
   keys?: KeysOption;
 };
@@ -85,18 +97,24 @@ export type TestStoreOptions = Partial<Omit<PetStoreOptions, 'db' | 'keys'>> & {
 /** What {@link createTestStore} returns. */
 export interface TestStore {
   readonly store: PetStore;
-  /** The store's own fresh database, to seed or inspect rows. */
+  /** The store's own fresh database, to seed or inspect rows (query builder; see `schema`). */
   readonly db: Kysely<Database>;
+  /** The store's PostgreSQL schema in the shared PGlite: name it in raw SQL. */
+  readonly schema: string;
+  /** Inserts pets and orders without HTTP ({@link seed} on this store's database). */
+  seed(data: SeedData): Promise<Seeded>;
   /** `store.fetch`, bound. */
   readonly fetch: (request: Request) => Promise<Response>;
   /** A key the store accepts: the first of `keys` when you pass a list, else {@link TEST_KEY}. */
   readonly key: string;
-  /** Destroys the database (and its PGlite). */
+  /** Empties the store's schema for reuse; the store and `db` answer nothing afterwards. Idempotent. */
   close(): Promise<void>;
 }
 
 /**
- * A store on its own {@link createTestDatabase}: one line of setup per test.
+ * A store on its own {@link createTestDatabase}: one line of setup per test, isolated from every
+ * other store (tests may run concurrently), about a millisecond once a process has made its
+ * first (docs/testing.md).
  *
  * @example
  * ```ts
@@ -111,9 +129,10 @@ export async function createTestStore(options: TestStoreOptions = {}): Promise<T
   const keys = options.keys ?? [TEST_KEY];
   const db = await createTestDatabase();
   try {
-    const store = createPetStore({ ...options, db, keys });
+    const store = createPetStore({ ...options, db, keys, schema: undefined }); // db is bound to its schema already
     const key = typeof keys === 'function' ? TEST_KEY : (keys[0] ?? TEST_KEY);
-    return { store, db, fetch: store.fetch, key, close: () => db.destroy() };
+    const schema = schemas.get(db)!;
+    return { store, db, schema, fetch: store.fetch, key, seed: (data) => seed(db, data), close: () => db.destroy() };
   } catch (error) {
     await db.destroy(); // e.g. invalid keys: nothing leaks
     throw error;

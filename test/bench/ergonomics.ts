@@ -110,11 +110,11 @@ function options(): Option[] {
       },
     },
     {
-      // The public API: a new PGlite loaded from a dumped migrated template (`loadDataDir`), ready.
+      // The public API: a schema of the process's shared PGlite, reused after destroy() (test-stores suite).
       name: 'fresh isolated store: `createTestDatabase()` (petstore-router/testing)',
-      note: 'fully isolated instance (its own PGlite, loaded from a dumped template)',
+      note: 'its own schema of one shared PGlite, emptied and reused after `destroy()` (see the test-stores suite)',
       n: config.quick ? 3 : 8,
-      setup: async () => void (await (await createTestDatabase()).destroy()), // the template, once
+      setup: async () => void (await (await createTestDatabase()).destroy()), // the shared PGlite, once
       fresh: async () => {
         const db = await createTestDatabase();
         return { db, dispose: async () => void (await db.destroy()) };

@@ -47,6 +47,12 @@ if (config.suites.includes('ergonomics')) {
   sections.push('## Test-suite ergonomics', await runErgonomics(log));
   flush();
 }
+if (config.suites.includes('test-stores')) {
+  log('== isolated test stores');
+  const { runTestStores } = await import('./test-stores.js');
+  sections.push('## Isolated test stores (`createTestStore()`)', await runTestStores(log));
+  flush();
+}
 if (config.suites.includes('scale')) {
   log('== scale');
   const { runScale } = await import('./scale.js');

@@ -1,0 +1,105 @@
+// The shared PGlite of `petstore-router/testing`: one instance per process (initdb once), one
+// migrated schema per live test store, emptied and reused after `close()`. See docs/testing.md
+// ("How a test store is made") for why a schema per store and not a PGlite per store.
+import type { PGlite } from '@electric-sql/pglite';
+import { type Kysely, sql } from 'kysely';
+import { newPGlite, opened, pgliteKysely } from '../pglite.js';
+import type { Database } from '../storage/database.js';
+import { migrations } from '../storage/migrations/index.js';
+import { resetDatabase } from '../storage/reset.js';
+
+/**
+ * Emptied schemas kept for the next stores. A closed store's schema beyond this many is dropped,
+ * so a burst of many live stores gives its memory back once they close.
+ */
+export const MAX_FREE_SCHEMAS = 32;
+
+interface Instance {
+  pglite: PGlite;
+  /** Our own Kysely on the instance, for migrations and resets (never handed out). */
+  admin: Kysely<Database>;
+  /** Migrated, empty schemas, ready for a store. */
+  free: string[];
+  /** Schemas being emptied for `free` (counted at once, so concurrent closes keep the bound). */
+  emptying: number;
+  /** Schemas made so far: names are never reused within a process. */
+  made: number;
+}
+
+let instance: Promise<Instance> | undefined;
+
+/** The process's shared PGlite, created on first use. A failure is not cached. */
+function shared(): Promise<Instance> {
+  instance ??= (async () => {
+    const pglite = newPGlite({});
+    // Not owned: `admin.destroy()` is never called; the instance lives as long as the process
+    // (an idle in-memory PGlite does not keep Node's event loop alive).
+    const admin = await opened(pgliteKysely(pglite, false));
+    return { pglite, admin, free: [], emptying: 0, made: 0 };
+  })().catch((error: unknown) => {
+    instance = undefined;
+    throw error;
+  });
+  return instance;
+}
+
+/** A migrated, empty schema of the shared PGlite, for one store until `release()`. */
+export interface SchemaLease {
+  readonly pglite: PGlite;
+  readonly schema: string;
+  /** Empties the schema and keeps it for a next store (or drops it). Idempotent. */
+  release(): Promise<void>;
+}
+
+/** Takes a free schema, or makes a new one (see {@link buildSchema}). */
+export async function leaseSchema(): Promise<SchemaLease> {
+  const shared_ = await shared();
+  let schema = shared_.free.pop();
+  if (schema === undefined) {
+    schema = `petstore_test_${++shared_.made}`;
+    await buildSchema(shared_.admin, schema);
+  }
+  const name = schema;
+  let released: Promise<void> | undefined;
+  return {
+    pglite: shared_.pglite,
+    schema: name,
+    release: () => (released ??= giveBack(shared_, name)),
+  };
+}
+
+/**
+ * Creates `schema` and runs our migrations' own `up` functions in it, in order, in one
+ * transaction: the tables of `migrate(db, { schema })` (test/test-stores.test.ts compares the two
+ * catalogs), without Kysely's Migrator around them, whose bookkeeping lists every table of the
+ * database on each run and so grows slower with every live store (docs/testing.md). A test
+ * schema is never migrated again (each process builds its own), so it keeps no bookkeeping.
+ * Replacing this with `migrate(db, { schema })` is the plain path.
+ */
+export async function buildSchema(db: Kysely<Database>, schema: string): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    await sql`create schema ${sql.id(schema)}`.execute(tx);
+    const scoped = tx.withSchema(schema);
+    for (const name of Object.keys(migrations).sort()) await migrations[name]!.up(scoped);
+  });
+}
+
+/** How many schemas are free for reuse (for tests of this module). */
+export async function freeSchemaCount(): Promise<number> {
+  return (await shared()).free.length;
+}
+
+async function giveBack(shared_: Instance, schema: string): Promise<void> {
+  if (shared_.free.length + shared_.emptying < MAX_FREE_SCHEMAS) {
+    shared_.emptying++;
+    try {
+      // TRUNCATE ... RESTART IDENTITY: no rows, ids from 1, the tables' storage freed.
+      await resetDatabase(shared_.admin, schema);
+      shared_.free.push(schema);
+    } finally {
+      shared_.emptying--;
+    }
+  } else {
+    await sql`drop schema ${sql.id(schema)} cascade`.execute(shared_.admin);
+  }
+}
