@@ -24,7 +24,7 @@ test('a test database is migrated: our tables exist, empty, in its own schema', 
     const schema = testDatabaseSchema(db)!;
     assert.match(schema, /^petstore_test_\d+$/);
     const tables = await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = ${schema} order by 1`.execute(db);
-    assert.equal(tables.rows.map((r) => r.table_name), ['petstore_idempotency_keys', 'petstore_orders', 'petstore_pets']);
+    assert.equal(tables.rows.map((r) => r.table_name), ['petstore_idempotency_keys', 'petstore_orders', 'petstore_pets', 'petstore_rate_limits']);
     const pets = await db.selectFrom('petstore_pets').select('id').execute();
     assert.equal(pets, []);
   } finally {
