@@ -2,7 +2,7 @@
 // Never imported by the core entry, so production code never loads it.
 import type { Kysely } from 'kysely';
 import type { KeysOption } from './http/auth.js';
-import { newPGlite, opened, pgliteKysely } from './pglite.js';
+import { newPGlite, opened, pgliteKysely } from './drivers/pglite/index.js';
 import type { Database } from './storage/database.js';
 import { migrateOrDestroy } from './storage/migrate.js';
 import { resetDatabase } from './storage/reset.js';

@@ -47,17 +47,35 @@ test('adapters/ and examples/ use only public entry points, never src/', () => {
   assert.equal(violations(outside, (i) => /(^|\/)src\//.test(i.specifier)), []);
 });
 
-test('only the two database helpers import drivers', () => {
+test('only src/drivers/ imports the database drivers (pg, PGlite)', () => {
   const drivers = /^(pg|@electric-sql\/pglite)(\/|$)/;
-  assert.equal(violations(src, (i) => drivers.test(i.specifier) && !['src/pg.ts', 'src/pglite.ts'].includes(i.file)), []);
+  assert.equal(violations(src, (i) => drivers.test(i.specifier) && !i.file.startsWith('src/drivers/')), []);
+});
+
+test('nothing reads or writes a private or @internal member of the database drivers or Kysely', () => {
+  // pg's Query/Result/Client internals and Kysely's @internal executor API.
+  const forbidden = /\b_(?:rowMode|result|results|types|queryQueue|sentQueryQueue|pulseQueryQueue|connected|connecting|ending|clients|idle|parseRowAsArray)\b|\b(?:getExecutor|provideConnection|parsedStatements|submittedNamedStatements|connectionParameters)\b/;
+  for (const file of [...files('src'), ...files('adapters')]) {
+    const text = readFileSync(join(root, file), 'utf8');
+    assert.not.match(text, forbidden, `${file} reaches into a dependency's private members`);
+  }
+});
+
+test('the drivers never patch a client method', () => {
+  for (const file of files('src/drivers')) {
+    const text = readFileSync(join(root, file), 'utf8');
+    assert.not.match(text, /\.(?:query|connect|release)\s*=(?!=)/, `${file} assigns a client method`);
+  }
 });
 
 test('the core never imports a runtime module (node:*), so it runs on every runtime', () => {
-  assert.equal(violations(src, (i) => i.specifier.startsWith('node:') && !i.typeOnly), []);
+  // The pg driver runs where pg runs (Node and runtimes with Node's modules); it needs node:net.
+  const nodeOnly = (f: string) => f.startsWith('src/drivers/pg/');
+  assert.equal(violations(src, (i) => i.specifier.startsWith('node:') && !i.typeOnly && !nodeOnly(i.file)), []);
 });
 
 test('only storage/ writes SQL: elsewhere Kysely is imported for types only', () => {
-  const allowed = (f: string) => f.startsWith('src/storage/') || f === 'src/pg.ts' || f === 'src/pglite.ts';
+  const allowed = (f: string) => f.startsWith('src/storage/') || f.startsWith('src/drivers/');
   assert.equal(violations(src, (i) => /^kysely(\/|$)/.test(i.specifier) && !i.typeOnly && !allowed(i.file)), []);
   for (const file of files('src').filter((f) => !allowed(f))) {
     const text = readFileSync(join(root, file), 'utf8');

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createPetStore } from '../../src/index.js';
-import { createPostgresDatabase } from '../../src/pg.js';
+import { createPostgresDatabase } from '../../src/drivers/pg/index.js';
 import { isDatabaseUnavailable } from '../../src/storage/driver-errors.js';
 import { sleep, within } from './helpers/load.js';
 import { freshDatabase, postgresUrl } from './helpers/postgres.js';

@@ -1,9 +1,9 @@
 // `petstore-router/pglite`: embedded PostgreSQL (WASM) for tests, demos and the standalone server.
-import { PGlite, type QueryOptions, types } from '@electric-sql/pglite';
+import { PGlite, types } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect } from 'kysely';
-import type { Database } from './storage/database.js';
-import { migrateOrDestroy } from './storage/migrate.js';
-import { wantsArrayRows } from './storage/prepared.js';
+import type { Database } from '../../storage/database.js';
+import { migrateOrDestroy } from '../../storage/migrate.js';
+import { view } from './view.js';
 
 /** Options of {@link createPGliteDatabase}. */
 export interface PGliteDatabaseOptions {
@@ -70,28 +70,4 @@ export function newPGlite(options: { dataDir?: string | undefined; loadDataDir?:
  */
 export function pgliteKysely(pglite: PGlite, owned: boolean): Kysely<Database> {
   return new Kysely<Database>({ dialect: new PGliteDialect({ pglite: view(pglite, owned) }) });
-}
-
-/**
- * What Kysely's dialect sees of a PGlite: queries whose parameters ask for array rows (our own
- * compiled statements, storage/prepared.ts) get them, and `close()` closes only a PGlite we own
- * (`db.destroy()` leaves a caller's open). Transactions are PGlite's own; their statements get
- * object rows, which the repositories accept too.
- */
-function view(pglite: PGlite, owned: boolean) {
-  return {
-    get closed() {
-      return pglite.closed;
-    },
-    get ready() {
-      return pglite.ready;
-    },
-    get waitReady() {
-      return pglite.waitReady;
-    },
-    query: ((text: string, params?: unknown[], options?: QueryOptions) =>
-      pglite.query(text, params, wantsArrayRows(params) ? { ...options, rowMode: 'array' } : options)) as PGlite['query'],
-    transaction: pglite.transaction.bind(pglite),
-    close: owned ? () => pglite.close() : async () => {},
-  };
 }
