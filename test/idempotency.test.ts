@@ -10,7 +10,7 @@ import {
   claimIdempotencyKey,
   completeIdempotencyKey,
 } from '../src/storage/idempotency.js';
-import { resetDatabase, sharedPGlite, sharedPostgres } from './helpers/db.js';
+import { pgbouncerUrl, resetDatabase, sharedPGlite, sharedPgBouncer, sharedPostgres } from './helpers/db.js';
 import { type Call, KEY, inProcess, openStore } from './helpers/harness.js';
 
 const OTHER_KEY = 'other-key-9876543210';
@@ -254,24 +254,21 @@ function idempotencySuite(name: string, getDb: () => Promise<Kysely<Database>>) 
 
 idempotencySuite('PGlite', sharedPGlite).run();
 
-const postgres = sharedPostgres();
-if (postgres) {
-  const pg = idempotencySuite('PostgreSQL', () => postgres);
-
-  // Two stores on two Kysely instances (two pools): two stateless processes sharing one database.
-  const two = suite('idempotency across two processes (PostgreSQL)');
+/** Two stores on two Kysely instances (two pools): two stateless processes sharing one database. */
+function acrossTwoProcesses(name: string, url: string, shared: Promise<Kysely<Database>>, destroyShared: boolean) {
+  const two = suite(`idempotency across two processes (${name})`);
   let a: Kysely<Database>;
   let b: Kysely<Database>;
   two.before(async () => {
-    a = await postgres;
-    b = await createPostgresDatabase(process.env.DATABASE_URL!);
+    a = await shared;
+    b = await createPostgresDatabase(url);
   });
   two.before.each(async () => {
     await resetDatabase(a);
   });
   two.after(async () => {
     await b.destroy();
-    await a.destroy();
+    if (destroyShared) await a.destroy();
   });
 
   const rex = JSON.stringify({ name: 'Rex', categoryId: 7 });
@@ -300,7 +297,22 @@ if (postgres) {
     }
     assert.is(await petCount(a), 5);
   });
+  return two;
+}
 
+// Through PgBouncer in transaction mode (default settings, plain URL): the create runs in a
+// transaction while other statements of the pool are named, and concurrent claims meet backends
+// that other clients prepared statements on.
+const pooledUrl = pgbouncerUrl();
+const pooled = sharedPgBouncer();
+if (pooledUrl && pooled) {
+  idempotencySuite('PostgreSQL through PgBouncer', () => pooled).run();
+  acrossTwoProcesses('PostgreSQL through PgBouncer', pooledUrl, pooled, false).run();
+}
+
+const postgres = sharedPostgres();
+if (postgres) {
+  const pg = idempotencySuite('PostgreSQL', () => postgres);
   pg.run();
-  two.run();
+  acrossTwoProcesses('PostgreSQL', process.env.DATABASE_URL!, postgres, true).run();
 }

@@ -25,5 +25,25 @@ export function sharedPostgres(): Promise<Kysely<Database>> | undefined {
   return postgres;
 }
 
+/**
+ * PostgreSQL through a transaction-mode PgBouncer with its default settings, from PGBOUNCER_URL
+ * (`.ci/run` starts one with ../shared/tools/pgbouncer.sh and sets it), or undefined when unset
+ * outside CI.
+ */
+let pgbouncer: Promise<Kysely<Database>> | undefined;
+export function sharedPgBouncer(): Promise<Kysely<Database>> | undefined {
+  const url = pgbouncerUrl();
+  if (!url) return undefined;
+  pgbouncer ??= createPostgresDatabase(url);
+  return pgbouncer;
+}
+
+/** PGBOUNCER_URL, required in CI (the pooled run may not be skipped there). */
+export function pgbouncerUrl(): string | undefined {
+  const url = process.env.PGBOUNCER_URL;
+  if (!url && process.env.CI) throw new Error('PGBOUNCER_URL must be set in CI: the PgBouncer run may not be skipped');
+  return url || undefined;
+}
+
 /** Empties every table and restarts id sequences, so each test starts from nothing. */
 export { resetDatabase } from '../../src/storage/reset.js';

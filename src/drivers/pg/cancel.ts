@@ -20,7 +20,7 @@ const CANCEL_REQUEST_CODE = 80877102;
  * connection (protocol "Canceling Requests in Progress"). A transaction-mode pooler such as
  * PgBouncer answers the request itself and forwards it to the server the client is linked to, so
  * this works behind one, unlike `pg_cancel_backend(pid)`, whose pid may be another client's backend
- * there. Fire and forget: PostgreSQL never replies; the running query fails with SQLSTATE 57014.
+ * there. PostgreSQL never replies (it closes the connection); the running query fails with SQLSTATE 57014.
  */
 export function sendCancelRequest(target: CancelTarget): void {
   const { processID, secretKey, host, port } = target;
@@ -33,5 +33,8 @@ export function sendCancelRequest(target: CancelTarget): void {
   const socket = host.startsWith('/') ? connect(`${host}/.s.PGSQL.${port}`) : connect(port, host);
   socket.on('error', () => {});
   socket.setTimeout(5_000, () => socket.destroy());
-  socket.on('connect', () => socket.end(message));
+  // Like libpq's PQcancel: send, then wait for the other side to close. Closing first makes a
+  // pooler drop the request (PgBouncer: "client unexpected eof") before it reaches the server.
+  socket.on('connect', () => socket.write(message));
+  socket.on('end', () => socket.end());
 }
