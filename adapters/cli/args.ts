@@ -10,6 +10,8 @@ export interface ServeCommand {
   dataDir: string;
   keysFile?: string;
   workers: number;
+  /** `--no-prepared-statements`: name no statement on PostgreSQL (a pooler that refuses them). */
+  preparedStatements?: false;
 }
 
 export interface MigrateCommand {
@@ -60,6 +62,7 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeCommand {
     'data-dir': { type: 'string' },
     'keys-file': { type: 'string' },
     workers: { type: 'string' },
+    'no-prepared-statements': { type: 'boolean' },
   });
   if (values.database !== undefined && values['data-dir'] !== undefined) {
     throw usage('--database and --data-dir cannot be used together: --database serves from PostgreSQL, --data-dir from PGlite');
@@ -77,6 +80,10 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeCommand {
   const command: ServeCommand = { kind: 'serve', port, host, dataDir: values['data-dir'] ?? DEFAULT_DATA_DIR, workers };
   if (database !== undefined) command.database = database;
   if (values['keys-file'] !== undefined) command.keysFile = values['keys-file'];
+  if (values['no-prepared-statements']) {
+    if (database === undefined) throw usage('--no-prepared-statements needs PostgreSQL (--database URL or DATABASE_URL)');
+    command.preparedStatements = false;
+  }
   return command;
 }
 
@@ -87,7 +94,7 @@ function parseMigrate(args: string[], env: NodeJS.ProcessEnv): MigrateCommand {
   return { kind: 'migrate', database };
 }
 
-function parse<O extends Record<string, { type: 'string' }>>(args: string[], options: O) {
+function parse<O extends Record<string, { type: 'string' | 'boolean' }>>(args: string[], options: O) {
   try {
     return parseArgs({ args, options, strict: true, allowPositionals: false });
   } catch (error) {

@@ -1,6 +1,6 @@
 export const USAGE = `Usage:
   petstore-router serve [--port 8080] [--host 127.0.0.1] [--database URL | --data-dir DIR]
-                        [--keys-file FILE] [--workers N]
+                        [--keys-file FILE] [--workers N] [--no-prepared-statements]
   petstore-router migrate --database URL
   petstore-router openapi > openapi.json
   petstore-router --help | --version
@@ -18,6 +18,9 @@ Options:
                     (default ./.petstore-data; used when no database URL is given)
   --keys-file FILE  API keys, one per line; blank lines and lines starting with # are ignored
   --workers N       N worker processes sharing the port (PostgreSQL only)
+  --no-prepared-statements
+                    name no statement on PostgreSQL: for a transaction-mode pooler known to
+                    refuse named statements (without it, naming stops at the first refusal)
 
 API keys come from --keys-file or PETSTORE_API_KEYS (comma-separated), never from the command
 line. With neither, serve generates a key for this run and prints it once on stderr.
