@@ -5,6 +5,7 @@ import pg from 'pg';
 import type { Database } from '../../storage/database.js';
 import { migrateOrDestroy } from '../../storage/migrate.js';
 import { borrowedPool, ownPool, statementPool } from './pool.js';
+import { Watchdog } from './watchdog.js';
 
 /** Options of {@link createPostgresDatabase}. */
 export interface PostgresDatabaseOptions {
@@ -24,7 +25,7 @@ export interface PostgresDatabaseOptions {
   preparedStatements?: boolean;
 }
 
-/** The statement deadline of pools created here unless the config's `statement_timeout` says otherwise. */
+/** The statement timeout of pools created here unless the config's `statement_timeout` says otherwise. */
 const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;
 
 /**
@@ -33,7 +34,7 @@ const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;
  * - A URL or a `pg.PoolConfig`: a Pool is created with safe defaults (connect timeout 5 s, int8
  *   parsed as bigint for this pool only, never through pg's global type parsers) and
  *   `db.destroy()` ends it. Every statement has a 10 s timeout (the config's `statement_timeout`
- *   to change it, 0 for none), applied as a client-side deadline that cancels the statement on the
+ *   to change it, 0 for none), applied by a client-side watchdog that cancels the statement on the
  *   server, never as a startup parameter, so a pooled URL works as it is.
  * - A `pg.Pool` you created: it stays yours (its parsers and settings are untouched, nothing is
  *   named on it; rows are normalised in our repositories) and `db.destroy()` does not end it.
@@ -56,7 +57,7 @@ export async function createPostgresDatabase(
   } else {
     const { statement_timeout: timeout, ...config } = typeof source === 'string' ? { connectionString: source } : source;
     const timeoutMs = timeout === false ? 0 : (timeout ?? DEFAULT_STATEMENT_TIMEOUT_MS);
-    pool = statementPool(ownPool(config), { naming: options.preparedStatements !== false, timeoutMs });
+    pool = statementPool(ownPool(config), { naming: options.preparedStatements !== false, watchdog: timeoutMs > 0 ? new Watchdog(timeoutMs) : undefined });
   }
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return options.migrate === false ? db : migrateOrDestroy(db);

@@ -9,7 +9,7 @@ const INT8_OID = 20;
  * only (never through pg's global type parsers), and an 'error' listener. Nothing beyond the
  * caller's own settings is sent as a startup parameter: a transaction-mode pooler refuses most of
  * them (PgBouncer's defaults refuse `statement_timeout`), so the statement timeout is a client-side
- * deadline instead (deadline.ts).
+ * watchdog instead (watchdog.ts).
  */
 export function ownPool(config: pg.PoolConfig): pg.Pool {
   const pool = new pg.Pool({
@@ -55,9 +55,12 @@ export function statementPool(pool: pg.Pool, statements: PoolStatements): Postgr
       const client = guardClient(await pool.connect());
       let statementClient = wrapped.get(client);
       if (statementClient === undefined) wrapped.set(client, (statementClient = new StatementClient(client, statements)));
-      return statementClient as unknown as PostgresPoolClient;
+      return statementClient.lent() as unknown as PostgresPoolClient;
     },
-    end: () => pool.end(),
+    end: () => {
+      statements.watchdog?.close();
+      return pool.end();
+    },
     options: pool.options,
   };
 }

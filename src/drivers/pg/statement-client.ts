@@ -2,14 +2,14 @@ import type { PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
 import { ownStatement } from '../own-statements.js';
 import type { CancelTarget } from './cancel.js';
-import { withDeadline } from './deadline.js';
+import type { Watchdog, Watched } from './watchdog.js';
 
 /** What one pool of ours decided about its statements; shared by all its clients. */
 export interface PoolStatements {
   /** Name the store's own statements (off up front with `preparedStatements: false`, or after a pooler refused one). */
   naming: boolean;
-  /** The deadline of every statement in ms (0: none). */
-  timeoutMs: number;
+  /** The statement timeout, or undefined for none. */
+  watchdog: Watchdog | undefined;
 }
 
 /** SQLSTATEs of a named statement missing on, or already defined by another client on, the backend a pooler lent. */
@@ -18,6 +18,8 @@ const STATEMENT_NAME_CONFLICT = new Set(['26000', '42P05']);
 /** Kysely's transaction statements (PostgresDriver): `begin` / `start transaction ...`, `commit`, `rollback`. */
 const BEGIN = /^(?:begin|start transaction)\b/i;
 const END = /^(?:commit|rollback)$/i;
+
+type Config = pg.QueryConfig | pg.QueryArrayConfig;
 
 /**
  * A pg PoolClient as Kysely's `PostgresPoolClient` sees it, sending the store's own statements
@@ -31,20 +33,29 @@ const END = /^(?:commit|rollback)$/i;
  * statement is then sent again unnamed and naming stops for the whole pool. Inside a transaction a
  * failed statement would abort it, so statements there are never named.
  */
-export class StatementClient {
+export class StatementClient implements Watched {
+  startedAt = 0;
   #inTransaction = false;
-  #discard = false;
+  #released = false;
+  readonly #finished = () => {
+    this.startedAt = 0;
+    this.statements.watchdog?.stop(this);
+  };
 
   constructor(
     private readonly client: pg.PoolClient,
     private readonly statements: PoolStatements,
   ) {}
 
-  get processID(): number | undefined {
-    return (this.client as CancelTarget).processID ?? undefined;
+  get cancelTarget(): CancelTarget {
+    return this.client as CancelTarget;
   }
 
-  async query<R>(text: string, values: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> {
+  get processID(): number | undefined {
+    return this.cancelTarget.processID ?? undefined;
+  }
+
+  query<R>(text: string, values: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> {
     const own = ownStatement(text);
     if (own === undefined) {
       if (values.length === 0) {
@@ -55,28 +66,40 @@ export class StatementClient {
     }
     const parameters = values as unknown[];
     if (!this.statements.naming || this.#inTransaction) return this.#send({ text, values: parameters, rowMode: 'array' });
-    try {
-      return await this.#send({ name: own.name, text, values: parameters, rowMode: 'array' });
-    } catch (error) {
+    return this.#send<R>({ name: own.name, text, values: parameters, rowMode: 'array' }).catch((error: unknown) => {
       if (!STATEMENT_NAME_CONFLICT.has((error as { code?: unknown }).code as string)) throw error;
       this.statements.naming = false;
-      return this.#send({ text, values: parameters, rowMode: 'array' });
-    }
+      return this.#send<R>({ text, values: parameters, rowMode: 'array' });
+    });
+  }
+
+  /** Lent out again by the pool (the same pg client): start afresh. */
+  lent(): this {
+    this.#released = false;
+    this.#inTransaction = false;
+    return this;
   }
 
   release(destroy?: boolean): void {
-    this.#inTransaction = false;
-    const discard = this.#discard;
-    this.#discard = false;
-    this.client.release(destroy || discard);
+    if (this.#released) return; // already dropped by the watchdog
+    this.#released = true;
+    this.client.release(destroy);
   }
 
-  #send<R>(config: pg.QueryConfig | pg.QueryArrayConfig): Promise<PostgresQueryResult<R>> {
-    const result = (this.client.query as (config: pg.QueryConfig | pg.QueryArrayConfig) => Promise<unknown>)(config) as Promise<PostgresQueryResult<R>>;
-    const { timeoutMs } = this.statements;
-    if (timeoutMs === 0) return result;
-    return withDeadline(result, timeoutMs, this.client as CancelTarget, () => {
-      this.#discard = true;
-    });
+  abandon(): void {
+    if (this.#released) return;
+    this.#released = true;
+    this.client.release(true);
+  }
+
+  #send<R>(config: Config): Promise<PostgresQueryResult<R>> {
+    const result = (this.client.query as (config: Config) => Promise<PostgresQueryResult<R>>)(config);
+    const { watchdog } = this.statements;
+    if (watchdog !== undefined) {
+      this.startedAt = Date.now();
+      watchdog.start(this);
+      result.then(this.#finished, this.#finished);
+    }
+    return result;
   }
 }
