@@ -63,6 +63,31 @@ test('a slow query is cut by the statement timeout (here 1 s, cancelled on the s
   }
 });
 
+test('a statement whose cancel cannot be delivered is abandoned after the grace period: 503, the connection is dropped, the pool works on', async () => {
+  if (!url) return skip();
+  const target = new URL(url);
+  const proxy = await startProxy(target.hostname, Number(target.port || 5432));
+  const proxied = new URL(url);
+  proxied.hostname = '127.0.0.1';
+  proxied.port = String(proxy.port);
+  const db = await createPostgresDatabase({ connectionString: proxied.toString(), statement_timeout: 500, max: 1 }, { migrate: false });
+  try {
+    await sql`select 1`.execute(db); // the pool's one connection is open before the proxy stops forwarding new ones
+    proxy.stallNew(); // the CancelRequest's own connection now hangs unanswered
+    const started = performance.now();
+    const error = await sql`select pg_sleep(4)`.execute(db).then(() => undefined, (e: unknown) => e);
+    const ms = performance.now() - started;
+    assert.ok(isDatabaseUnavailable(error), `a 503, not a 500: ${String(error)}`);
+    assert.ok(ms > 2_000 && ms < 3_800, `abandoned after ${Math.round(ms)} ms (timeout 500 ms + grace 2 s)`);
+    await proxy.restore();
+    const { rows } = await within(sql<{ one: number }>`select 1 as one`.execute(db), 10_000, 'a query after the abandon');
+    assert.is(rows[0]!.one, 1, 'the pool opened a new connection');
+  } finally {
+    await db.destroy();
+    await proxy.close();
+  }
+});
+
 test('a connection lost while checked out between two queries does not crash the process (regression)', async () => {
   if (!url) return skip();
   const target = new URL(url);
