@@ -15,6 +15,10 @@ import { pgbouncerUrl } from './helpers/db.js';
 const url = process.env.DATABASE_URL;
 const pooledUrl = pgbouncerUrl();
 if (!url && process.env.CI) throw new Error('DATABASE_URL must be set in CI');
+/** A case that needs `ready`: registered as skipped (counted by uvu as such) when it is unset outside CI. */
+const when = (ready: unknown, unset: string) => (ready ? test : (name: string, _fn?: unknown) => test.skip(`${name} (${unset} unset)`));
+const pgTest = when(url, 'DATABASE_URL');
+const bouncerTest = when(pooledUrl && url, 'PGBOUNCER_URL');
 
 /** The names prepared on the connection that runs `work` (pg_prepared_statements is per session). */
 async function namesAfter(db: Kysely<Database>, work: (conn: Kysely<Database>) => Promise<unknown>) {
@@ -33,9 +37,8 @@ const storeWork = async (conn: Kysely<Database>) => {
   await sql`select ${1}::int as caller_own`.execute(conn); // a caller's query with a parameter
 };
 
-test('PostgreSQL: only the store\'s own statements are named, each by the SHA-256 of its text', async () => {
-  if (!url) return console.log('  (skipped: no DATABASE_URL)');
-  const db = await createPostgresDatabase(url);
+pgTest('PostgreSQL: only the store\'s own statements are named, each by the SHA-256 of its text', async () => {
+  const db = await createPostgresDatabase(url!);
   try {
     const named = await namesAfter(db, storeWork);
     assert.is(named.length, 3, JSON.stringify(named));
@@ -51,10 +54,9 @@ test('PostgreSQL: only the store\'s own statements are named, each by the SHA-25
   }
 });
 
-test('PostgreSQL: preparedStatements: false names nothing; a caller\'s own Pool is never named on', async () => {
-  if (!url) return console.log('  (skipped: no DATABASE_URL)');
-  const off = await createPostgresDatabase(url, { preparedStatements: false, migrate: false });
-  const pool = new pg.Pool({ connectionString: url, max: 2 });
+pgTest('PostgreSQL: preparedStatements: false names nothing; a caller\'s own Pool is never named on', async () => {
+  const off = await createPostgresDatabase(url!, { preparedStatements: false, migrate: false });
+  const pool = new pg.Pool({ connectionString: url!, max: 2 });
   const borrowed = await createPostgresDatabase(pool, { migrate: false });
   try {
     assert.equal(await namesAfter(off, storeWork), []);
@@ -67,10 +69,9 @@ test('PostgreSQL: preparedStatements: false names nothing; a caller\'s own Pool 
   }
 });
 
-test('PgBouncer (transaction mode, default settings, plain URL): two pools x 40 concurrent mixed statements, none fails', async () => {
-  if (!pooledUrl) return console.log('  (skipped: no PGBOUNCER_URL)');
+bouncerTest('PgBouncer (transaction mode, default settings, plain URL): two pools x 40 concurrent mixed statements, none fails', async () => {
   // Two pools stand for two processes: the same names, prepared on backends PgBouncer shares.
-  const pools = [await createPostgresDatabase(pooledUrl), await createPostgresDatabase(pooledUrl, { migrate: false })];
+  const pools = [await createPostgresDatabase(pooledUrl!), await createPostgresDatabase(pooledUrl!, { migrate: false })];
   try {
     const failures: string[] = [];
     for (let round = 0; round < 3; round++) {
@@ -97,10 +98,9 @@ test('PgBouncer (transaction mode, default settings, plain URL): two pools x 40 
   }
 });
 
-test('PgBouncer: the statement timeout (1 s) cancels a slow statement on the server: 57014, and the server stops working on it', async () => {
-  if (!pooledUrl || !url) return console.log('  (skipped: no PGBOUNCER_URL)');
-  const db = await createPostgresDatabase({ connectionString: pooledUrl, statement_timeout: 1_000 }, { migrate: false });
-  const direct = new pg.Pool({ connectionString: url, max: 1 });
+bouncerTest('PgBouncer: the statement timeout (1 s) cancels a slow statement on the server: 57014, and the server stops working on it', async () => {
+  const db = await createPostgresDatabase({ connectionString: pooledUrl!, statement_timeout: 1_000 }, { migrate: false });
+  const direct = new pg.Pool({ connectionString: url!, max: 1 });
   try {
     const marker = `slow_${process.pid}_${Date.now()}`;
     const started = performance.now();
