@@ -3,7 +3,7 @@
 // Never imported by the core entry, so production code never loads it.
 import type { Kysely } from 'kysely';
 import type { KeysOption } from './http/auth.js';
-import { opened } from './pglite.js';
+import { opened } from './drivers/pglite/index.js';
 import type { Database } from './storage/database.js';
 import { resetDatabase } from './storage/reset.js';
 import { type PetStore, type PetStoreOptions, createPetStore } from './store.js';

@@ -1,5 +1,6 @@
 // The benchmark's baselines (test/bench/baselines) must send PostgreSQL exactly the statements our
-// repository compiles, so the database does the same work for every server: compared here by
+// repository compiles, so PostgreSQL runs the same statements for every server (how each server
+// sends them, named or unnamed, is in docs/performance.md): compared here by
 // recording what Kysely hands the pg driver.
 import { Kysely, PostgresDialect } from 'kysely';
 import { test } from 'uvu';

@@ -87,6 +87,7 @@ test('usage errors exit 2 with a clear message; --help and --version exit 0', as
     [['serve', '--key', 'secret'], /never taken on the command line/],
     [['serve', '--keys=secret'], /never taken on the command line/],
     [['serve', '--workers', '2', '--data-dir', '/tmp/x'], /--workers needs PostgreSQL/],
+    [['serve', '--no-prepared-statements', '--data-dir', '/tmp/x'], /--no-prepared-statements needs PostgreSQL/],
     [['migrate'], /migrate needs --database/],
     [['serve', '--rate-limit', '100'], /--rate-limit must be LIMIT\/WINDOW_SECONDS/],
     [['serve', '--rate-limit', '0/60'], /--rate-limit must be LIMIT\/WINDOW_SECONDS/],

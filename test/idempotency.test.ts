@@ -3,16 +3,16 @@ import type { Kysely } from 'kysely';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Database } from '../src/index.js';
-import { createPostgresDatabase } from '../src/pg.js';
+import { createPostgresDatabase } from '../src/drivers/pg/index.js';
 import { idempotent } from '../src/routes/idempotency.js';
 import {
   IDEMPOTENCY_CLAIM_TIMEOUT_MS,
   claimIdempotencyKey,
   completeIdempotencyKey,
 } from '../src/storage/idempotency.js';
-import { resetDatabase, sharedPGlite, sharedPostgres } from './helpers/db.js';
+import { pgbouncerUrl, resetDatabase, sharedPGlite, sharedPgBouncer, sharedPostgres } from './helpers/db.js';
 import { type Call, KEY, inProcess, openStore } from './helpers/harness.js';
-import { postgresSuite, skippedSuite } from './helpers/postgres-test.js';
+import { databaseUrl, skippedSuite } from './helpers/postgres-test.js';
 
 const OTHER_KEY = 'other-key-9876543210';
 const T0 = new Date('2027-03-01T12:00:00Z');
@@ -255,25 +255,22 @@ function idempotencySuite(name: string, getDb: () => Promise<Kysely<Database>>, 
 
 idempotencySuite('PGlite', sharedPGlite).run();
 
-// Outside CI without DATABASE_URL, the PostgreSQL tests are registered as skipped.
-const postgres = sharedPostgres();
-{
-  const pg = idempotencySuite('PostgreSQL', () => postgres!, !postgres);
-
-  // Two stores on two Kysely instances (two pools): two stateless processes sharing one database.
-  const two = postgresSuite(suite('idempotency across two processes (PostgreSQL)'));
+/** Two stores on two Kysely instances (two pools): two stateless processes sharing one database. */
+function acrossTwoProcesses(name: string, url: string | undefined, shared: Promise<Kysely<Database>> | undefined, destroyShared: boolean) {
+  // Outside CI without a database URL its tests are registered as skipped, its hooks never run.
+  const two = url && shared ? suite(`idempotency across two processes (${name})`) : skippedSuite(suite(`idempotency across two processes (${name})`));
   let a: Kysely<Database>;
   let b: Kysely<Database>;
   two.before(async () => {
-    a = await postgres!;
-    b = await createPostgresDatabase(process.env.DATABASE_URL!);
+    a = await shared!;
+    b = await createPostgresDatabase(url!);
   });
   two.before.each(async () => {
     await resetDatabase(a);
   });
   two.after(async () => {
     await b.destroy();
-    await a.destroy();
+    if (destroyShared) await a.destroy();
   });
 
   const rex = JSON.stringify({ name: 'Rex', categoryId: 7 });
@@ -302,7 +299,16 @@ const postgres = sharedPostgres();
     }
     assert.is(await petCount(a), 5);
   });
-
-  pg.run();
-  two.run();
+  return two;
 }
+
+// Through PgBouncer in transaction mode (default settings, plain URL): the create runs in a
+// transaction while other statements of the pool are named, and concurrent claims meet backends
+// that other clients prepared statements on. Outside CI without the URLs, registered as skipped.
+const pooled = sharedPgBouncer();
+idempotencySuite('PostgreSQL through PgBouncer', () => pooled!, !pooled).run();
+acrossTwoProcesses('PostgreSQL through PgBouncer', pgbouncerUrl(), pooled, false).run();
+
+const postgres = sharedPostgres();
+idempotencySuite('PostgreSQL', () => postgres!, !postgres).run();
+acrossTwoProcesses('PostgreSQL', databaseUrl(), postgres, true).run();

@@ -1,14 +1,14 @@
-// Our compiled pet statements ask the driver for rows as arrays (storage/prepared.ts) and map them
+// Our compiled pet statements get rows as arrays from our driver views (storage/statement.ts) and map them
 // in code that only sees pet rows. What a user observes is the same records either way; these
 // tests check that, and that the array path is really taken where we own the driver view (a
 // regression there costs CPU, not correctness, so no behavioural test would notice it).
 import { PGlite } from '@electric-sql/pglite';
-import type { Kysely, KyselyPlugin, PluginTransformResultArgs, QueryResult, UnknownRow } from 'kysely';
+import { Kysely, type KyselyPlugin, PGliteDialect, type PluginTransformResultArgs, type QueryResult, type UnknownRow } from 'kysely';
 import pg from 'pg';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createPostgresDatabase } from '../src/pg.js';
-import { createPGliteDatabase } from '../src/pglite.js';
+import { createPostgresDatabase } from '../src/drivers/pg/index.js';
+import { createPGliteDatabase } from '../src/drivers/pglite/index.js';
 import type { Database } from '../src/storage/database.js';
 import { findPet, insertPet, listPets } from '../src/storage/pets.js';
 import { resetDatabase } from './helpers/db.js';
@@ -63,14 +63,21 @@ test('PGlite: pet statements ask for array rows, and answer the same records as 
   const viaArrays = await readBack(db);
   assert.equal([...new Set(modes)], ['array'], 'every pet statement asked for arrays');
 
-  // With a plugin the rows must stay objects (its transformResult expects them).
+  // With a plugin: its transformQuery applies, but the store maps its own rows, so the plugin's
+  // transformResult never sees them (it might expect objects, or rename their keys).
   await db.deleteFrom('petstore_pets').where('id', '=', BigInt(viaArrays.inserted.id)).execute();
   modes.length = 0;
   const watcher = new RowWatcher();
-  const viaObjects = await readBack(db.withPlugin(watcher));
-  assert.equal([...new Set(modes)], ['object'], 'no array rows for a Kysely with plugins');
-  assert.is(watcher.arrays, 0);
-  assert.ok(watcher.objects > 0);
+  const viaPlugin = await readBack(db.withPlugin(watcher));
+  assert.equal([...new Set(modes)], ['array'], 'array rows with plugins too');
+  assert.is(watcher.arrays + watcher.objects, 0, 'no plugin saw a pet row');
+  assert.equal(viaPlugin.all.items.map((p) => p.name), viaArrays.all.items.map((p) => p.name));
+
+  // The plain path, differential: Kysely's own PGlite dialect on the same instance, object rows.
+  await db.deleteFrom('petstore_pets').where('id', '=', BigInt(viaPlugin.inserted.id)).execute();
+  modes.length = 0;
+  const viaObjects = await readBack(new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) }));
+  assert.equal([...new Set(modes)], ['object'], 'the plain path asked for object rows');
 
   viaObjects.inserted.id = viaArrays.inserted.id; // a new row, so a new id; everything else is equal
   if (viaObjects.found) viaObjects.found.id = viaArrays.inserted.id;
@@ -111,10 +118,35 @@ postgresTest(test, 'PostgreSQL (a pool we create): pet rows are decoded as array
 
   const watcher = new RowWatcher();
   await db.deleteFrom('petstore_pets').where('id', '=', BigInt(viaArrays.inserted.id)).execute();
-  const viaObjects = await readBack(db.withPlugin(watcher));
-  assert.is(watcher.arrays, 0, 'a Kysely with plugins gets object rows');
-  assert.equal(viaObjects.all.items.map((p) => p.name), viaArrays.all.items.map((p) => p.name));
-  assert.equal(viaObjects.found, { ...viaArrays.found!, id: viaObjects.inserted.id });
+  const viaPlugin = await readBack(db.withPlugin(watcher));
+  assert.is(watcher.arrays + watcher.objects, 0, 'no plugin saw a pet row');
+  assert.equal(viaPlugin.all.items.map((p) => p.name), viaArrays.all.items.map((p) => p.name));
+  assert.equal(viaPlugin.found, { ...viaArrays.found!, id: viaPlugin.inserted.id });
+
+  // The plain path, differential: a caller's own Pool (nothing named, object rows) answers the same records.
+  await db.deleteFrom('petstore_pets').where('id', '=', BigInt(viaPlugin.inserted.id)).execute();
+  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  const plain = await createPostgresDatabase(pool, { migrate: false });
+  objects = arrays = 0;
+  proto.parseRow = function (row) {
+    objects++;
+    return parseRow.call(this, row);
+  };
+  let viaObjects;
+  try {
+    viaObjects = await readBack(plain);
+  } finally {
+    proto.parseRow = parseRow;
+  }
+  assert.ok(objects > 0, 'the plain path decoded object rows');
+  const id = viaObjects.inserted.id;
+  const renamed = (p: { id: string }) => (p.id === id ? { ...p, id: viaArrays.inserted.id } : p);
+  assert.equal(
+    { ...viaObjects, inserted: renamed(viaObjects.inserted), found: renamed(viaObjects.found!), all: { ...viaObjects.all, items: viaObjects.all.items.map(renamed) }, after: { ...viaObjects.after, items: viaObjects.after.items.map(renamed) } },
+    viaArrays,
+  );
+  await plain.destroy();
+  await pool.end();
   await resetDatabase(db);
   await db.destroy();
 });

@@ -14,6 +14,8 @@ export interface ServeCommand {
   rateLimit?: { limit: number; windowSeconds: number };
   /** Serve the API reference page at `/v1/docs` (`--no-docs` turns it off). */
   docs: boolean;
+  /** `--no-prepared-statements`: name no statement on PostgreSQL (a pooler that refuses them). */
+  preparedStatements?: false;
 }
 
 export interface MigrateCommand {
@@ -66,6 +68,7 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeCommand {
     workers: { type: 'string' },
     'rate-limit': { type: 'string' },
     'no-docs': { type: 'boolean' },
+    'no-prepared-statements': { type: 'boolean' },
   });
   if (values.database !== undefined && values['data-dir'] !== undefined) {
     throw usage('--database and --data-dir cannot be used together: --database serves from PostgreSQL, --data-dir from PGlite');
@@ -85,6 +88,10 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeCommand {
   if (values['rate-limit'] !== undefined) command.rateLimit = rateLimit(values['rate-limit']);
   if (database !== undefined) command.database = database;
   if (values['keys-file'] !== undefined) command.keysFile = values['keys-file'];
+  if (values['no-prepared-statements']) {
+    if (database === undefined) throw usage('--no-prepared-statements needs PostgreSQL (--database URL or DATABASE_URL)');
+    command.preparedStatements = false;
+  }
   return command;
 }
 

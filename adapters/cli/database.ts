@@ -6,11 +6,14 @@ import { CliError, describe } from './errors.js';
  * Opens (and by default migrates) the database the command line names: PostgreSQL at `url`, or
  * PGlite in `dataDir`. Drivers are imported only when needed. Failures become one clear line.
  */
-export async function openDatabase(target: { database?: string; dataDir: string }, migrate = true): Promise<Kysely<Database>> {
+export async function openDatabase(
+  target: { database?: string; dataDir: string; preparedStatements?: false },
+  migrate = true,
+): Promise<Kysely<Database>> {
   try {
     if (target.database !== undefined) {
       const { createPostgresDatabase } = await import('petstore-router/pg');
-      return await createPostgresDatabase(target.database, { migrate });
+      return await createPostgresDatabase(target.database, { migrate, ...(target.preparedStatements === false ? { preparedStatements: false } : {}) });
     }
     const { createPGliteDatabase } = await import('petstore-router/pglite');
     return await createPGliteDatabase({ dataDir: target.dataDir, migrate });

@@ -1,6 +1,7 @@
 export const USAGE = `Usage:
   petstore-router serve [--port 8080] [--host 127.0.0.1] [--database URL | --data-dir DIR]
                         [--keys-file FILE] [--workers N] [--rate-limit LIMIT/SECONDS] [--no-docs]
+                        [--no-prepared-statements]
   petstore-router migrate --database URL
   petstore-router openapi > openapi.json
   petstore-router --help | --version
@@ -21,6 +22,9 @@ Options:
   --rate-limit L/S  at most L requests per API key per S seconds, counted in the database
                     (shared by every process on it); e.g. 100/60. Off by default
   --no-docs         do not serve the API reference page at /v1/docs (served by default)
+  --no-prepared-statements
+                    name no statement on PostgreSQL: for a transaction-mode pooler known to
+                    refuse named statements (without it, naming stops at the first refusal)
 
 API keys come from --keys-file or PETSTORE_API_KEYS (comma-separated), never from the command
 line. With neither, serve generates a key for this run and prints it once on stderr.

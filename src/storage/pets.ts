@@ -1,13 +1,13 @@
 import { type Kysely, sql } from 'kysely';
 import type { NewPet, Page, PetRecord, PetStatus } from '../model.js';
 import type { Database } from './database.js';
-import { pageRows } from './page-rows.js';
-import { runPrepared } from './prepared.js';
+import { PAGE_ROWS, pageRows } from './page-rows.js';
+import { defineStatement, type Statement } from './statement.js';
 
 // No AbortSignal reaches these queries: with Kysely's default abort strategy ('ignore query') an
-// aborted query keeps running on the database and holds its connection anyway; the signal only
-// made the promise reject sooner, for a client that is gone, at the cost of ~7% of the server's
-// CPU (a listener and Promise.race per query). Statement shapes are compiled once (prepared.ts).
+// aborted query keeps running on the database and holds its connection anyway; the signal would
+// only make the promise reject sooner, for a client that is gone, at a cost on every query.
+// Each statement is a module-level identity compiled once per Kysely (statement.ts).
 
 /** The columns of every pet statement, already in the API's names and int64 as text. */
 const COLUMNS = [
@@ -17,7 +17,7 @@ const COLUMNS = [
   'status',
 ] as const;
 
-/** A row of COLUMNS as an array (the drivers' array row mode, prepared.ts), in COLUMNS' order. */
+/** A row of COLUMNS as an array (our drivers' array rows, statement.ts), in COLUMNS' order. */
 const fromArray = (row: readonly unknown[]): PetRecord => ({
   id: row[0] as string,
   name: row[1] as string,
@@ -25,19 +25,58 @@ const fromArray = (row: readonly unknown[]): PetRecord => ({
   status: row[3] as PetStatus,
 });
 
+const insertPetStatement = defineStatement<[name: string, categoryId: bigint, status: PetStatus], PetRecord>(
+  'insert a pet',
+  3,
+  (d, name, categoryId, status) => d.insertInto('petstore_pets').values({ name, category_id: categoryId, status }).returning(COLUMNS),
+  fromArray,
+);
+
+const findPetStatement = defineStatement<[id: bigint], PetRecord>(
+  'find a pet by id',
+  1,
+  (d, id) => d.selectFrom('petstore_pets').select(COLUMNS).where('id', '=', id),
+  fromArray,
+);
+
+/** One page statement per row count (page-rows.ts): the count is a constant in the SQL text. */
+function pageStatements<A extends readonly unknown[]>(
+  description: string,
+  where: { status: boolean; after: boolean },
+): (rows: number) => Statement<A, PetRecord> {
+  const byRows = new Map<number, Statement<A, PetRecord>>();
+  const define = (rows: number) =>
+    defineStatement<A, PetRecord>(
+      `${description}, ${rows} rows`,
+      (where.status ? 1 : 0) + (where.after ? 1 : 0),
+      (d, ...slots: never[]) => {
+        let query = d.selectFrom('petstore_pets').select(COLUMNS);
+        if (where.status) query = query.where('status', '=', slots.shift()!);
+        if (where.after) query = query.where('id', '>', slots.shift()!);
+        // Qualified: a bare `id` in ORDER BY is the output column, here text, which sorts as text.
+        return query.orderBy('petstore_pets.id').limit(sql.lit(rows));
+      },
+      fromArray,
+    );
+  for (const rows of PAGE_ROWS) byRows.set(rows, define(rows));
+  return (rows) => byRows.get(rows) ?? define(rows);
+}
+
+const listAll = pageStatements<[]>('list pets', { status: false, after: false });
+const listAfter = pageStatements<[afterId: bigint]>('list pets after an id', { status: false, after: true });
+const listByStatus = pageStatements<[status: PetStatus]>('list pets by status', { status: true, after: false });
+const listByStatusAfter = pageStatements<[status: PetStatus, afterId: bigint]>('list pets by status after an id', { status: true, after: true });
+
 /** Inserts a pet; one round trip (`insert ... returning`). */
 export async function insertPet(db: Kysely<Database>, pet: NewPet): Promise<PetRecord> {
-  const rows = await runPrepared(db, 'pets.insert', [pet.name, pet.categoryId, pet.status ?? 'available'], (d, name, categoryId, status) =>
-    d.insertInto('petstore_pets').values({ name, category_id: categoryId, status }).returning(COLUMNS),
-    fromArray,
-  );
+  const rows = await insertPetStatement.run(db, pet.name, pet.categoryId, pet.status ?? 'available');
   if (rows.length === 0) throw new Error('petstore-router: insert returned no row');
   return rows[0]!;
 }
 
 /** Finds one pet by id, or undefined. */
 export async function findPet(db: Kysely<Database>, id: bigint): Promise<PetRecord | undefined> {
-  const rows = await runPrepared(db, 'pets.find', [id], (d, slot) => d.selectFrom('petstore_pets').select(COLUMNS).where('id', '=', slot), fromArray);
+  const rows = await findPetStatement.run(db, id);
   return rows[0];
 }
 
@@ -56,21 +95,14 @@ export interface ListPetsParams {
 export async function listPets(db: Kysely<Database>, params: ListPetsParams): Promise<Page<PetRecord>> {
   const { status, afterId, limit } = params;
   const rowsToRead = pageRows(limit);
-  const shape = `pets.list${status === undefined ? '' : '.status'}${afterId === undefined ? '' : '.after'}.${rowsToRead}`;
-  const args = [status, afterId].filter((a) => a !== undefined);
-  const rows = await runPrepared(
-    db,
-    shape,
-    args,
-    (d, ...slots: never[]) => {
-      let query = d.selectFrom('petstore_pets').select(COLUMNS);
-      if (status !== undefined) query = query.where('status', '=', slots.shift()!);
-      if (afterId !== undefined) query = query.where('id', '>', slots.shift()!);
-      // Qualified: a bare `id` in ORDER BY is the output column, here text, which sorts as text.
-      return query.orderBy('petstore_pets.id').limit(sql.lit(rowsToRead));
-    },
-    fromArray,
-  );
+  const rows =
+    status === undefined
+      ? afterId === undefined
+        ? await listAll(rowsToRead).run(db)
+        : await listAfter(rowsToRead).run(db, afterId)
+      : afterId === undefined
+        ? await listByStatus(rowsToRead).run(db, status)
+        : await listByStatusAfter(rowsToRead).run(db, status, afterId);
   const hasMore = rows.length > limit;
   if (hasMore) rows.length = limit;
   return { items: rows, hasMore };

@@ -1,6 +1,6 @@
-import { CompiledQuery, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from './database.js';
-
+import { defineStatement } from './statement.js';
 /** The count of one key in the window a request was counted in. */
 export interface WindowCount {
   /** Requests counted in the window, this one included. */
@@ -18,19 +18,28 @@ export interface WindowCount {
  * rather than moving it back.
  */
 export async function countRequest(db: Kysely<Database>, keyId: string, windowStart: number): Promise<WindowCount> {
-  const { rows } = await db.executeQuery<{ hits: number | string; window_start: number | string | bigint }>(
-    CompiledQuery.raw(COUNT_REQUEST, [keyId, String(windowStart)]),
-  );
-  const row = rows[0]!;
-  return { hits: Number(row.hits), windowStart: Number(row.window_start) };
+  const rows = await countRequestStatement.run(db, keyId, String(windowStart));
+  return rows[0]!;
 }
 
 /**
- * The statement, written once as text: it runs on every counted request, and building it with
- * the query builder each time cost more client CPU than the rest of the limiter.
+ * The upsert, one of the store's own statements (compiled once per Kysely, so a `schema` option
+ * qualifies its table like every other statement's). `excluded` is PostgreSQL's name for the
+ * proposed row, the table's own name the existing one.
  */
-const COUNT_REQUEST = `insert into petstore_rate_limits as t (key_id, window_start, hits) values ($1, $2, 1)
-on conflict (key_id) do update set
-  hits = case when excluded.window_start > t.window_start then 1 else t.hits + 1 end,
-  window_start = greatest(t.window_start, excluded.window_start)
-returning hits, window_start`;
+const countRequestStatement = defineStatement<[keyId: string, windowStart: string], WindowCount>(
+  'count a request of a key in its window',
+  2,
+  (d, keyId, windowStart) =>
+    d
+      .insertInto('petstore_rate_limits')
+      .values({ key_id: keyId, window_start: windowStart, hits: 1 })
+      .onConflict((conflict) =>
+        conflict.column('key_id').doUpdateSet({
+          hits: sql`case when ${sql.ref('excluded.window_start')} > ${sql.ref('petstore_rate_limits.window_start')} then 1 else ${sql.ref('petstore_rate_limits.hits')} + 1 end`,
+          window_start: sql`greatest(${sql.ref('petstore_rate_limits.window_start')}, ${sql.ref('excluded.window_start')})`,
+        }),
+      )
+      .returning([sql<number>`${sql.ref('petstore_rate_limits.hits')}`.as('hits'), sql<string>`${sql.ref('petstore_rate_limits.window_start')}::text`.as('windowStart')]),
+  (row) => ({ hits: Number(row[0]), windowStart: Number(row[1]) }),
+);

@@ -3,7 +3,7 @@
 // ("How a test store is made") for why a schema per store and not a PGlite per store.
 import type { PGlite } from '@electric-sql/pglite';
 import { type Kysely, sql } from 'kysely';
-import { newPGlite, opened, pgliteKysely } from '../pglite.js';
+import { newPGlite, opened, pgliteKysely } from '../drivers/pglite/index.js';
 import type { Database } from '../storage/database.js';
 import { migrations } from '../storage/migrations/index.js';
 import { resetDatabase } from '../storage/reset.js';

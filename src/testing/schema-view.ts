@@ -4,7 +4,7 @@
 import type { QueryOptions } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, WithSchemaPlugin } from 'kysely';
 import type { Database } from '../storage/database.js';
-import { wantsArrayRows } from '../storage/prepared.js';
+import { ownStatement } from '../drivers/own-statements.js';
 import type { SchemaLease } from './schema-pool.js';
 
 /**
@@ -31,8 +31,8 @@ export function schemaKysely(lease: SchemaLease): Kysely<Database> {
     },
     query: (async (text: string, params?: unknown[], options?: QueryOptions) => {
       open();
-      // As the PGlite driver view (pglite.ts): array rows when our compiled statements ask.
-      return pglite.query(text, params, wantsArrayRows(params) ? { ...options, rowMode: 'array' } : options);
+      // As the PGlite driver view (drivers/pglite/view.ts): the store's own statements get array rows.
+      return pglite.query(text, params, ownStatement(text) === undefined ? options : { ...options, rowMode: 'array' });
     }) as typeof pglite.query,
     transaction: (async (callback) => {
       open();

@@ -7,6 +7,7 @@
  */
 import { config } from './config.js';
 import { seedPets, settlePets, withoutAutovacuum } from './db.js';
+import { backendCpuBetween, sampleBackends } from './postgres-cpu.js';
 import { cpuTimes, peakRss, resetPeakRss } from './proc.js';
 import { type RunningServer, compile, serverDefs, start } from './servers.js';
 import { fmt, median, table } from './stats.js';
@@ -25,6 +26,8 @@ interface Round {
    * work (two writes and two reads per request for every server), so this is where servers differ.
    */
   userUs: number;
+  /** PostgreSQL's CPU microseconds per request: the benchmark database's backends (postgres-cpu.ts). */
+  dbUs: number;
 }
 
 export interface HttpResults {
@@ -70,17 +73,20 @@ async function runScenarios(db: Kysely<Database>, servers: RunningServer[], resu
       for (const s of order) {
         // Every measurement starts from the same table, with no vacuum or checkpoint due.
         await settlePets(db, config.httpRows);
+        const dbBefore = await sampleBackends(db);
         const before = cpuTimes(s.pid);
         const w = await wrk(s.origin, scenario, config.seconds);
         const after = cpuTimes(s.pid);
+        const dbCpu = backendCpuBetween(dbBefore, await sampleBackends(db));
         const cpu = after.user + after.system - before.user - before.system;
         const user = after.user - before.user;
         if (w.non2xx || w.errors || w.requests === 0) {
           throw new Error(`${s.def.name} ${name}: ${w.non2xx} non-2xx responses, ${w.errors} socket errors, ${w.requests} requests`);
         }
-        rounds.get(s.def.name)!.push({ rps: w.rps, p99: w.p99, cpuUs: (cpu * 1e6) / w.requests, userUs: (user * 1e6) / w.requests });
+        const dbUs = (dbCpu * 1e6) / w.requests;
+        rounds.get(s.def.name)!.push({ rps: w.rps, p99: w.p99, cpuUs: (cpu * 1e6) / w.requests, userUs: (user * 1e6) / w.requests, dbUs });
         log(
-          `  ${name} round ${r + 1} ${s.def.name}: ${fmt.int(w.rps)} req/s, p99 ${fmt.ms(w.p99)} ms, ${fmt.us((cpu * 1e6) / w.requests)} us CPU/req (user ${fmt.us((user * 1e6) / w.requests)})`,
+          `  ${name} round ${r + 1} ${s.def.name}: ${fmt.int(w.rps)} req/s, p99 ${fmt.ms(w.p99)} ms, ${fmt.us((cpu * 1e6) / w.requests)} us CPU/req (user ${fmt.us((user * 1e6) / w.requests)}), PostgreSQL ${fmt.us(dbUs)} us/req`,
         );
       }
     }
@@ -107,6 +113,7 @@ export function httpReport(res: HttpResults): string {
         fmt.ms(median(rounds.map((r) => r.p99))),
         fmt.us(median(rounds.map((r) => r.cpuUs))),
         fmt.us(median(rounds.map((r) => r.userUs))),
+        fmt.us(median(rounds.map((r) => r.dbUs))),
         fmt.mb(res.peak.get(scenario)!.get(server)!),
       ]);
     }
@@ -122,15 +129,16 @@ export function httpReport(res: HttpResults): string {
         fmt.ratio(ratio(ours, rounds, 'p99')),
         fmt.ratio(ratio(ours, rounds, 'cpuUs')),
         fmt.ratio(ratio(ours, rounds, 'userUs')),
+        fmt.ratio(ratio(ours, rounds, 'dbUs')),
         fmt.ratio(peakRatio),
       ]);
     }
   }
   return [
-    table(['scenario', 'server', 'req/s', 'p99 ms', 'server CPU us/req', 'of which user', 'peak RSS MB'], rows),
+    table(['scenario', 'server', 'req/s', 'p99 ms', 'server CPU us/req', 'of which user', 'PostgreSQL CPU us/req', 'peak RSS MB'], rows),
     '',
     'Ratios (median of per-round ratios; CPU/req and p99 lower is better, req/s higher is better):',
     '',
-    table(['scenario', 'pair', 'req/s', 'p99', 'CPU/req', 'user CPU/req', 'peak RSS'], ratios),
+    table(['scenario', 'pair', 'req/s', 'p99', 'CPU/req', 'user CPU/req', 'PostgreSQL CPU/req', 'peak RSS'], ratios),
   ].join('\n');
 }

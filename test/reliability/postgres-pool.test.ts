@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createPetStore } from '../../src/index.js';
-import { createPostgresDatabase } from '../../src/pg.js';
+import { createPostgresDatabase } from '../../src/drivers/pg/index.js';
 import { isDatabaseUnavailable } from '../../src/storage/driver-errors.js';
 import { sleep, within } from './helpers/load.js';
 import { freshDatabase } from './helpers/postgres.js';
@@ -11,17 +11,18 @@ import { startProxy } from './helpers/proxy.js';
 import { KEY } from './helpers/server.js';
 
 
-postgresTest(test, 'the pool created from a URL has a 10 s statement timeout', async (url) => {
+postgresTest(test, 'the pool created from a URL sends no statement_timeout startup parameter (a pooler refuses it): the session keeps the server\'s', async (url) => {
   const db = await createPostgresDatabase(url);
   try {
-    const { rows } = await sql<{ statement_timeout: string }>`show statement_timeout`.execute(db);
-    assert.is(rows[0]!.statement_timeout, '10s');
+    // 'client' when a connection sets it at startup; else where the server's value comes from.
+    const { rows } = await sql<{ source: string }>`select source from pg_settings where name = 'statement_timeout'`.execute(db);
+    assert.is.not(rows[0]!.source, 'client');
   } finally {
     await db.destroy();
   }
 });
 
-postgresTest(test, 'a slow query is cut by the statement timeout (here 1 s): the connection is freed, the API answers 503 + Retry-After', async (url) => {
+postgresTest(test, 'a slow query is cut by the statement timeout (here 1 s, cancelled on the server): the connection is freed, the API answers 503 + Retry-After', async (url) => {
   const target = await freshDatabase(url, 'slow');
   const db = await createPostgresDatabase({ connectionString: target.url, statement_timeout: 1_000, max: 2 });
   const locker = await createPostgresDatabase(target.url, { migrate: false });
@@ -56,6 +57,30 @@ postgresTest(test, 'a slow query is cut by the statement timeout (here 1 s): the
     await locker.destroy();
     await db.destroy();
     await target.drop();
+  }
+});
+
+postgresTest(test, 'a statement whose cancel cannot be delivered is abandoned after the grace period: 503, the connection is dropped, the pool works on', async (url) => {
+  const target = new URL(url);
+  const proxy = await startProxy(target.hostname, Number(target.port || 5432));
+  const proxied = new URL(url);
+  proxied.hostname = '127.0.0.1';
+  proxied.port = String(proxy.port);
+  const db = await createPostgresDatabase({ connectionString: proxied.toString(), statement_timeout: 500, max: 1 }, { migrate: false });
+  try {
+    await sql`select 1`.execute(db); // the pool's one connection is open before the proxy stops forwarding new ones
+    proxy.stallNew(); // the CancelRequest's own connection now hangs unanswered
+    const started = performance.now();
+    const error = await sql`select pg_sleep(4)`.execute(db).then(() => undefined, (e: unknown) => e);
+    const ms = performance.now() - started;
+    assert.ok(isDatabaseUnavailable(error), `a 503, not a 500: ${String(error)}`);
+    assert.ok(ms > 2_000 && ms < 3_800, `abandoned after ${Math.round(ms)} ms (timeout 500 ms + grace 2 s)`);
+    await proxy.restore();
+    const { rows } = await within(sql<{ one: number }>`select 1 as one`.execute(db), 10_000, 'a query after the abandon');
+    assert.is(rows[0]!.one, 1, 'the pool opened a new connection');
+  } finally {
+    await db.destroy();
+    await proxy.close();
   }
 });
 

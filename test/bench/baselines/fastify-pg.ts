@@ -1,7 +1,9 @@
 /**
  * Baseline: the pet store API as an idiomatic Fastify 5 + `pg` application: JSON-schema
  * validation (ajv) of querystring, params and body, an `onRequest` hook for the key, response
- * schemas (fast-json-stringify), the same SQL on the same indexes.
+ * schemas (fast-json-stringify), the same SQL on the same indexes, sent as idiomatic pg code
+ * sends it: `pool.query(text, values)`, unnamed statements (parsed and planned by PostgreSQL on
+ * every query) and object rows.
  *
  *   node --import tsx test/bench/baselines/fastify-pg.ts --database URL --port N   (keys: PETSTORE_API_KEYS)
  */

@@ -1,14 +1,16 @@
 /**
  * Baseline: the pet store API hand-written on `node:http` + `pg`, the least a careful developer
- * would write for the same semantics (auth, validation, same SQL, same indexes). It is the floor
- * petstore-router's standalone server is measured against.
+ * would write for the same semantics (auth, validation, same SQL, same indexes), sending the SQL
+ * as petstore-router does on its own pools: named statements (pg's query config `name`) with
+ * array rows (`rowMode: 'array'`). It is the floor petstore-router's standalone server is
+ * measured against.
  *
  *   node --import tsx test/bench/baselines/node-pg.ts --database URL --port N   (keys: PETSTORE_API_KEYS)
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import {
-  BASE, CREDENTIALS, DEPRECATION_HEADERS, SQL, pageRows, STATUSES, type PetRow, type Status, createKeyCheck, createPool,
-  decodeCursor, encodeCursor, errorJson, isInt64, nameProblem, petJson, petsJson, serverArgs,
+  BASE, CREDENTIALS, DEPRECATION_HEADERS, SQL, pageRows, STATUSES, type PetTuple, type Status, createKeyCheck, createPool,
+  decodeCursor, encodeCursor, errorJson, isInt64, nameProblem, named, serverArgs, tupleJson, tuplesJson,
 } from './common.js';
 
 const { database, keys, port, host } = serverArgs();
@@ -66,28 +68,28 @@ async function listPets(req: IncomingMessage, res: ServerResponse, query: URLSea
   const { rows } =
     status === undefined
       ? afterId === undefined
-        ? await pool.query<PetRow>(SQL.list(pageRows(limit)), [])
-        : await pool.query<PetRow>(SQL.listAfter(pageRows(limit)), [afterId])
+        ? await pool.query<PetTuple>(named(SQL.list(pageRows(limit)), []))
+        : await pool.query<PetTuple>(named(SQL.listAfter(pageRows(limit)), [afterId]))
       : afterId === undefined
-        ? await pool.query<PetRow>(SQL.filter(pageRows(limit)), [status])
-        : await pool.query<PetRow>(SQL.filterAfter(pageRows(limit)), [status, afterId]);
+        ? await pool.query<PetTuple>(named(SQL.filter(pageRows(limit)), [status]))
+        : await pool.query<PetTuple>(named(SQL.filterAfter(pageRows(limit)), [status, afterId]));
   let headers: Record<string, string> | undefined;
   if (rows.length > limit) {
     rows.length = limit;
     const next = new URLSearchParams({ limit: String(limit) });
     if (status !== undefined) next.set('status', status);
-    next.set('cursor', encodeCursor(status ?? '', rows[limit - 1]!.id));
+    next.set('cursor', encodeCursor(status ?? '', rows[limit - 1]![0]));
     headers = { link: `<http://${req.headers.host}${BASE}/pets?${next}>; rel="next"` };
   }
-  send(res, 200, petsJson(rows), headers);
+  send(res, 200, tuplesJson(rows), headers);
 }
 
 async function getPet(req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
   const headers = { ...DEPRECATION_HEADERS, link: `<http://${req.headers.host}${BASE}/pets>; rel="successor-version"` };
   if (!isInt64(id)) return send(res, 400, errorJson(400, 'invalid_request', 'invalid request: petId', [{ path: 'petId', message: 'must be a decimal int64' }]), headers);
-  const { rows } = await pool.query<PetRow>(SQL.get, [id]);
+  const { rows } = await pool.query<PetTuple>(named(SQL.get, [id]));
   if (rows.length === 0) return send(res, 404, errorJson(404, 'not_found', `pet ${id} does not exist`), headers);
-  send(res, 200, petJson(rows[0]!), headers);
+  send(res, 200, tupleJson(rows[0]!), headers);
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -130,9 +132,9 @@ async function createPet(req: IncomingMessage, res: ServerResponse): Promise<voi
   if (!Number.isSafeInteger(categoryId)) details.push({ path: 'categoryId', message: 'must be an integer' });
   if (status !== undefined && !STATUSES.includes(status as Status)) details.push({ path: 'status', message: 'must be one of available, pending, sold' });
   if (details.length) throw new HttpError(400, 'invalid_request', 'invalid request', details);
-  const { rows } = await pool.query<PetRow>(SQL.insert, [name, String(categoryId), status ?? 'available']);
+  const { rows } = await pool.query<PetTuple>(named(SQL.insert, [name, String(categoryId), status ?? 'available']));
   const pet = rows[0]!;
-  send(res, 201, petJson(pet), { location: `http://${req.headers.host}${BASE}/pets/${pet.id}` });
+  send(res, 201, tupleJson(pet), { location: `http://${req.headers.host}${BASE}/pets/${pet[0]}` });
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -11,6 +11,8 @@ export interface Proxy {
   cut(): Promise<void>;
   /** New connections are accepted but never answered (a database that hangs on connect). */
   blackhole(): Promise<void>;
+  /** Open connections keep forwarding; new ones are accepted but never answered. */
+  stallNew(): void;
   /** Back to forwarding, on the same port. */
   restore(): Promise<void>;
   close(): Promise<void>;
@@ -57,6 +59,9 @@ export async function startProxy(targetHost: string, targetPort: number): Promis
       mode = 'blackhole';
       server = createServer(onConnection);
       await listen(server, port);
+    },
+    stallNew() {
+      mode = 'blackhole';
     },
     async restore() {
       if (server.listening) await stop();

@@ -1,0 +1,75 @@
+import type { PostgresPool, PostgresPoolClient } from 'kysely';
+import pg from 'pg';
+import { type PoolStatements, StatementClient } from './statement-client.js';
+
+const INT8_OID = 20;
+
+/**
+ * A pg.Pool of ours with safe defaults: connect timeout 5 s, int8 parsed as bigint for this pool
+ * only (never through pg's global type parsers), and an 'error' listener. Nothing beyond the
+ * caller's own settings is sent as a startup parameter: a transaction-mode pooler refuses most of
+ * them (PgBouncer's defaults refuse `statement_timeout`), so the statement timeout is a client-side
+ * watchdog instead (watchdog.ts).
+ */
+export function ownPool(config: pg.PoolConfig): pg.Pool {
+  const pool = new pg.Pool({
+    connectionTimeoutMillis: 5_000,
+    ...config,
+    types: config.types ?? {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID ? (v: string) => BigInt(v) : pg.types.getTypeParser(oid, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
+    },
+  });
+  // An idle client losing its connection (database restart) emits 'error' on the pool; without a
+  // listener that would crash the process. The pool drops the client and reconnects on demand.
+  pool.on('error', (error) => console.warn(`petstore-router: idle PostgreSQL connection lost: ${error.message}`));
+  return pool;
+}
+
+const guarded = new WeakSet<pg.PoolClient>();
+
+/**
+ * pg-pool removes its own 'error' listener from a client while the client is lent out, so a
+ * connection lost between two queries of a checked-out client (PostgreSQL stopped, a network
+ * reset) emitted an unhandled 'error' and crashed the process. Nothing else needs doing: the next
+ * query on that client fails (answered 503), and the pool discards the client on release because
+ * it is no longer queryable.
+ */
+function guardClient(client: pg.PoolClient): pg.PoolClient {
+  if (!guarded.has(client)) {
+    guarded.add(client);
+    client.on('error', () => {});
+  }
+  return client;
+}
+
+/**
+ * What Kysely's PostgresDialect sees of a pool of ours (its structural `PostgresPool`): clients
+ * wrapped in a {@link StatementClient}, one per pg client so Kysely keeps one connection object per
+ * client, and `end()` ending the pool.
+ */
+export function statementPool(pool: pg.Pool, statements: PoolStatements): PostgresPool {
+  const wrapped = new WeakMap<pg.PoolClient, StatementClient>();
+  return {
+    async connect() {
+      const client = guardClient(await pool.connect());
+      let statementClient = wrapped.get(client);
+      if (statementClient === undefined) wrapped.set(client, (statementClient = new StatementClient(client, statements)));
+      return statementClient.lent() as unknown as PostgresPoolClient;
+    },
+    end: () => {
+      statements.watchdog?.close();
+      return pool.end();
+    },
+    options: pool.options,
+  };
+}
+
+/**
+ * A view of a caller's Pool: queries reach its clients exactly as Kysely sends them (nothing named,
+ * no row mode, its own parsers and settings), and `end()` does nothing, so `db.destroy()` leaves it
+ * open.
+ */
+export function borrowedPool(pool: pg.Pool): PostgresPool {
+  return { connect: async () => guardClient(await pool.connect()), end: async () => {}, options: pool.options };
+}

@@ -1,0 +1,111 @@
+import type { PostgresQueryResult } from 'kysely';
+import type pg from 'pg';
+import { ownStatement } from '../own-statements.js';
+import type { CancelTarget } from './cancel.js';
+import type { Watchdog, Watched } from './watchdog.js';
+
+/** What one pool of ours decided about its statements; shared by all its clients. */
+export interface PoolStatements {
+  /** Name the store's own statements (off up front with `preparedStatements: false`, or after a pooler refused one). */
+  naming: boolean;
+  /** The statement timeout, or undefined for none. */
+  watchdog: Watchdog | undefined;
+}
+
+/** SQLSTATEs of a named statement missing on, or already defined by another client on, the backend a pooler lent. */
+const STATEMENT_NAME_CONFLICT = new Set(['26000', '42P05']);
+
+/** Kysely's transaction statements (PostgresDriver): `begin` / `start transaction ...`, `commit`, `rollback`. */
+const BEGIN = /^(?:begin|start transaction)\b/i;
+const END = /^(?:commit|rollback)$/i;
+
+type Config = pg.QueryConfig | pg.QueryArrayConfig;
+
+/**
+ * A pg PoolClient as Kysely's `PostgresPoolClient` sees it, sending the store's own statements
+ * (drivers/own-statements.ts) through pg's documented query config: `rowMode: 'array'` always, and
+ * a `name` (so each backend parses and plans the statement once) when naming is on and the
+ * statement is not inside a transaction. Every other query goes to pg as Kysely sent it.
+ *
+ * Pooler safety: names come from the SQL text, so one name means one text on every backend. A
+ * transaction-mode pooler (PgBouncer before 1.21) may still lend a backend that lacks a name this
+ * client prepared elsewhere (26000) or already has one another client prepared (42P05): the
+ * statement is then sent again unnamed and naming stops for the whole pool. Inside a transaction a
+ * failed statement would abort it, so statements there are never named.
+ */
+export class StatementClient implements Watched {
+  startedAt = 0;
+  #inTransaction = false;
+  #released = false;
+  readonly #finished = () => {
+    this.startedAt = 0;
+    this.statements.watchdog?.stop(this);
+  };
+
+  constructor(
+    private readonly client: pg.PoolClient,
+    private readonly statements: PoolStatements,
+  ) {}
+
+  get cancelTarget(): CancelTarget {
+    return this.client as CancelTarget;
+  }
+
+  get processID(): number | undefined {
+    return this.cancelTarget.processID ?? undefined;
+  }
+
+  query<R>(text: string, values: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> {
+    const own = ownStatement(text);
+    if (own === undefined) {
+      if (values.length === 0) {
+        if (BEGIN.test(text)) this.#inTransaction = true;
+        else if (END.test(text)) this.#inTransaction = false;
+      }
+      return this.#send({ text, values: values as unknown[] });
+    }
+    const parameters = values as unknown[];
+    if (!this.statements.naming || this.#inTransaction) return this.#send({ text, values: parameters, rowMode: 'array' });
+    return this.#send<R>({ name: own.name, text, values: parameters, rowMode: 'array' }).catch((error: unknown) => {
+      if (!STATEMENT_NAME_CONFLICT.has((error as { code?: unknown }).code as string)) throw error;
+      this.statements.naming = false;
+      return this.#send<R>({ text, values: parameters, rowMode: 'array' });
+    });
+  }
+
+  /** Lent out again by the pool (the same pg client): start afresh. */
+  lent(): this {
+    this.#released = false;
+    this.#inTransaction = false;
+    return this;
+  }
+
+  release(destroy?: boolean): void {
+    if (this.#released) return; // already dropped by the watchdog
+    this.#released = true;
+    this.client.release(destroy);
+  }
+
+  abandon(): void {
+    if (this.#released) return;
+    this.#released = true;
+    this.client.release(true);
+  }
+
+  #send<R>(config: Config): Promise<PostgresQueryResult<R>> {
+    // pg's documented callback form, in our own promise: pg's promise form wraps every query in two
+    // promises and a per-query `catch` closure, which kept V8's young generation full of survivors
+    // (several times the garbage collection per query, measured in docs/performance.md, item 27).
+    const query = this.client.query as (config: Config, callback: (error: Error | undefined, result: PostgresQueryResult<R>) => void) => void;
+    const result = new Promise<PostgresQueryResult<R>>((resolve, reject) => {
+      query.call(this.client, config, (error, answer) => (error ? reject(error) : resolve(answer)));
+    });
+    const { watchdog } = this.statements;
+    if (watchdog !== undefined) {
+      this.startedAt = Date.now();
+      watchdog.start(this);
+      result.then(this.#finished, this.#finished);
+    }
+    return result;
+  }
+}

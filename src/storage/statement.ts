@@ -1,0 +1,74 @@
+import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import { registerOwnStatement } from '../drivers/own-statements.js';
+import type { Database } from './database.js';
+
+/** Stands for an argument while a statement is compiled. */
+class Slot {
+  constructor(readonly index: number) {}
+}
+
+interface Compiled {
+  query: CompiledQuery<unknown>;
+  /** For each compiled parameter: the index of the argument it takes, or -1 (a constant). */
+  sources: number[];
+  /** The same Kysely without plugins: the store maps its own rows, no plugin's transformResult does. */
+  raw: Kysely<Database>;
+}
+
+/**
+ * One statement of the store, built with Kysely's query builder and compiled once per Kysely
+ * instance (so per dialect and plugin set: a schema plugin gives other SQL, compiled apart). The
+ * object itself is the statement's identity: a new filter needs a new `defineStatement`, so it can
+ * never reuse another shape's SQL by a mistyped key.
+ */
+export class Statement<A extends readonly unknown[], R> {
+  readonly #compiled = new WeakMap<Kysely<Database>, Compiled>();
+
+  constructor(
+    /** What the statement does, for readers and error messages. */
+    readonly description: string,
+    private readonly build: (db: Kysely<Database>, ...slots: never[]) => Compilable<unknown>,
+    private readonly fromArray: (row: readonly unknown[]) => R,
+    private readonly arity: A['length'],
+  ) {}
+
+  /** Runs the statement with `args` on `db` (a Kysely or a Transaction) and maps its rows. */
+  async run(db: Kysely<Database>, ...args: A): Promise<R[]> {
+    const { query, sources, raw } = this.#compile(db);
+    const parameters = sources.map((source, i) => (source === -1 ? query.parameters[i] : args[source]));
+    const { rows } = await raw.executeQuery<unknown>({ ...query, parameters });
+    // Our drivers answer the store's own texts with array rows; any other driver with objects
+    // already keyed by the statement's column names.
+    if (rows.length === 0 || !Array.isArray(rows[0])) return rows as R[];
+    const records = new Array<R>(rows.length);
+    for (let i = 0; i < rows.length; i++) records[i] = this.fromArray(rows[i] as unknown[]);
+    return records;
+  }
+
+  #compile(db: Kysely<Database>): Compiled {
+    let compiled = this.#compiled.get(db);
+    if (compiled === undefined) {
+      const slots = Array.from({ length: this.arity }, (_, i) => new Slot(i));
+      const query = this.build(db, ...(slots as never[])).compile() as CompiledQuery<unknown>;
+      const sources = query.parameters.map((p) => (p instanceof Slot ? p.index : -1));
+      registerOwnStatement(query.sql);
+      compiled = { query, sources, raw: db.withoutPlugins() };
+      this.#compiled.set(db, compiled);
+    }
+    return compiled;
+  }
+}
+
+/**
+ * Defines a statement taking `arity` arguments. `build` receives one placeholder per argument; the
+ * SQL text is exactly what Kysely compiles, the arguments are bound as parameters in the compiled
+ * order. `fromArray` maps a row given as an array in the statement's column order.
+ */
+export function defineStatement<A extends readonly unknown[], R>(
+  description: string,
+  arity: A['length'],
+  build: (db: Kysely<Database>, ...slots: never[]) => Compilable<unknown>,
+  fromArray: (row: readonly unknown[]) => R,
+): Statement<A, R> {
+  return new Statement<A, R>(description, build, fromArray, arity);
+}
