@@ -3,6 +3,10 @@
 export { createPetStore } from './store.js';
 export type { PetStore, PetStoreOptions } from './store.js';
 export type { KeysOption } from './http/auth.js';
+export { keyId } from './http/key-id.js';
+export type { CorsOptions } from './http/cors.js';
+export type { ErrorContext, OnResponse, ResponseEvent } from './http/on-response.js';
+export type { HealthOptions } from './routes/health.js';
 export { ApiError, ErrorCode } from './http/errors.js';
 export type { ErrorBody, ErrorDetail } from './http/errors.js';
 export { migrate, MIGRATION_TABLE, MIGRATION_LOCK_TABLE } from './storage/migrate.js';

@@ -2,8 +2,11 @@ import type { RouteRequest, StoreContext } from '../context.js';
 import { createRouteMatcher } from '../routes/router.js';
 import type { RouteDefinition } from '../routes/table.js';
 import type { Authenticate } from './auth.js';
+import type { Cors } from './cors.js';
 import { ApiError, ErrorCode } from './errors.js';
 import { requestUrlOf } from './request-url.js';
+import { type OnError, type OnResponse, type Seen, createReporter } from './on-response.js';
+import { requestIdOf } from './request-id.js';
 import { errorResponse, finalResponse, setHeaders, toApiError, withoutBody } from './respond.js';
 
 export interface PipelineOptions {
@@ -12,29 +15,59 @@ export interface PipelineOptions {
   /** Routes answered without a key (the OpenAPI document); routed like the others. */
   publicRoutes?: readonly RouteDefinition[];
   authenticate: Authenticate;
-  onError: (error: unknown, request: Request) => void;
+  onError: OnError;
+  /** Cross-origin policy; absent: no CORS header, no preflight answer. */
+  cors?: Cors | undefined;
+  /** Told about every finished request; absent: nothing is measured. */
+  onResponse?: OnResponse | undefined;
 }
 
 /**
  * The request pipeline: base path, authentication (401 before any other answer under the base
  * path), routing (404, 405 + Allow, HEAD), the route, and the one mapping of errors to responses.
  */
-export function createPipeline({ store, routes, publicRoutes = [], authenticate, onError }: PipelineOptions) {
+export function createPipeline({ store, routes, publicRoutes = [], authenticate, onError, cors, onResponse }: PipelineOptions) {
   const match = createRouteMatcher([...routes, ...publicRoutes], store.basePath);
   const isPublic = new Set(publicRoutes);
   const base = store.basePath;
+  const report = onResponse ? createReporter(onResponse, onError, base) : undefined;
 
+  // Every answer carries its X-Request-Id; CORS headers and the onResponse event only when asked
+  // for (a branch each otherwise).
   return async function handle(request: Request): Promise<Response> {
+    const requestId = requestIdOf(request);
+    const seen: Seen | undefined = report ? { startedAt: performance.now(), route: undefined, principal: undefined, error: undefined } : undefined;
+    const allowOrigin = cors?.allowOrigin(request);
+    const preflightAnswer = allowOrigin !== undefined && cors!.isPreflight(request) ? preflight(request, allowOrigin, seen) : undefined;
+    const response = preflightAnswer ?? (await answer(request, requestId, seen));
+    setHeaders(response, { 'x-request-id': requestId });
+    if (allowOrigin !== undefined && preflightAnswer === undefined) cors!.decorate(response, allowOrigin);
+    if (seen) report!(request, response.status, requestId, seen);
+    return response;
+  };
+
+  /** A preflight to a path under the base path, answered before authentication; else undefined. */
+  function preflight(request: Request, allowOrigin: string, seen: Seen | undefined): Response | undefined {
+    const path = requestUrlOf(request).pathname;
+    if (base !== '' && path !== base && !path.startsWith(`${base}/`)) return undefined;
+    const found = match(request.method, path);
+    if (seen && found?.route) seen.route = found.route;
+    return cors!.preflight(allowOrigin, found && !found.route ? found.allow : undefined);
+  }
+
+  async function answer(request: Request, requestId: string, seen: Seen | undefined): Promise<Response> {
     let routeHeaders: Record<string, string> | undefined;
     try {
       const url = requestUrlOf(request);
       const path = url.pathname;
       if (base !== '' && path !== base && !path.startsWith(`${base}/`)) throw notFound();
       const found = match(request.method, path);
+      if (seen) seen.route = found?.route;
       // Matching has no effects. Anything but a public route checks the key before its 404 or
       // 405, so a request without one learns nothing about which paths exist.
       const auth = found?.route && isPublic.has(found.route) ? '' : authenticate(request);
       const principal = typeof auth === 'string' ? auth : await auth;
+      if (seen) seen.principal = principal;
       if (!found) throw notFound();
       if (!found.route) {
         throw new ApiError(405, ErrorCode.methodNotAllowed, `${request.method} is not allowed here`, undefined, {
@@ -48,11 +81,14 @@ export function createPipeline({ store, routes, publicRoutes = [], authenticate,
       return request.method === 'HEAD' ? withoutBody(response) : finalResponse(request, response);
     } catch (thrown) {
       const error = toApiError(thrown);
-      if (error.status >= 500) onError(thrown, request);
+      if (error.status >= 500) {
+        onError(thrown, request, { requestId });
+        if (seen) seen.error = thrown;
+      }
       const response = errorResponse(error, routeHeaders);
       return request.method === 'HEAD' ? withoutBody(response) : finalResponse(request, response);
     }
-  };
+  }
 }
 
 function notFound(): ApiError {
