@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { CliError, EXIT_USAGE } from './errors.js';
+import { OPERATING_OPTIONS, type OperatingFlags, operatingFlags } from './operating-args.js';
 
 export interface ServeCommand {
   kind: 'serve';
@@ -10,6 +11,8 @@ export interface ServeCommand {
   dataDir: string;
   keysFile?: string;
   workers: number;
+  /** --access-log, --metrics-port/--metrics-host, --cors-origin. */
+  operating: OperatingFlags;
 }
 
 export interface MigrateCommand {
@@ -21,7 +24,7 @@ export type Command = { kind: 'help' } | { kind: 'version' } | { kind: 'openapi'
 
 export const DEFAULT_DATA_DIR = './.petstore-data';
 
-function usage(message: string): CliError {
+export function usage(message: string): CliError {
   return new CliError(`${message} (see petstore-router --help)`, EXIT_USAGE);
 }
 
@@ -60,6 +63,7 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeCommand {
     'data-dir': { type: 'string' },
     'keys-file': { type: 'string' },
     workers: { type: 'string' },
+    ...OPERATING_OPTIONS,
   });
   if (values.database !== undefined && values['data-dir'] !== undefined) {
     throw usage('--database and --data-dir cannot be used together: --database serves from PostgreSQL, --data-dir from PGlite');
@@ -74,7 +78,8 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeCommand {
   if (workers > 1 && database === undefined) {
     throw usage('--workers needs PostgreSQL (--database URL or DATABASE_URL): a PGlite data directory belongs to one process');
   }
-  const command: ServeCommand = { kind: 'serve', port, host, dataDir: values['data-dir'] ?? DEFAULT_DATA_DIR, workers };
+  const operating = operatingFlags(values, port);
+  const command: ServeCommand = { kind: 'serve', port, host, dataDir: values['data-dir'] ?? DEFAULT_DATA_DIR, workers, operating };
   if (database !== undefined) command.database = database;
   if (values['keys-file'] !== undefined) command.keysFile = values['keys-file'];
   return command;
@@ -87,7 +92,7 @@ function parseMigrate(args: string[], env: NodeJS.ProcessEnv): MigrateCommand {
   return { kind: 'migrate', database };
 }
 
-function parse<O extends Record<string, { type: 'string' }>>(args: string[], options: O) {
+function parse<O extends Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>>(args: string[], options: O) {
   try {
     return parseArgs({ args, options, strict: true, allowPositionals: false });
   } catch (error) {
@@ -95,7 +100,7 @@ function parse<O extends Record<string, { type: 'string' }>>(args: string[], opt
   }
 }
 
-function integer(flag: string, text: string, min: number, max: number): number {
+export function integer(flag: string, text: string, min: number, max: number): number {
   const value = /^\d{1,6}$/.test(text) ? Number(text) : Number.NaN;
   if (!(value >= min && value <= max)) throw usage(`${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`);
   return value;

@@ -1,12 +1,14 @@
 export const USAGE = `Usage:
   petstore-router serve [--port 8080] [--host 127.0.0.1] [--database URL | --data-dir DIR]
-                        [--keys-file FILE] [--workers N]
+                        [--keys-file FILE] [--workers N] [--access-log]
+                        [--metrics-port P [--metrics-host H]] [--cors-origin ORIGIN ...]
   petstore-router migrate --database URL
   petstore-router openapi > openapi.json
   petstore-router --help | --version
 
 serve     Serves the pet store API at http://HOST:PORT/v1 until SIGTERM or SIGINT, then
-          finishes in-flight requests (at most 10 s) and exits 0.
+          finishes in-flight requests (at most 10 s) and exits 0; /v1/health answers 503 from
+          the signal on. SIGHUP re-reads --keys-file (an unreadable or empty file keeps the keys).
 migrate   Applies the database migrations to PostgreSQL and exits (serve also does this).
 openapi   Prints the OpenAPI 3.1 document of the API (JSON) on stdout.
 
@@ -18,6 +20,10 @@ Options:
                     (default ./.petstore-data; used when no database URL is given)
   --keys-file FILE  API keys, one per line; blank lines and lines starting with # are ignored
   --workers N       N worker processes sharing the port (PostgreSQL only)
+  --access-log      one JSON line per finished request on stdout (pino field names)
+  --metrics-port P  Prometheus metrics at http://H:P/metrics, on a listener of its own (no key)
+  --metrics-host H  address of the metrics listener (default 127.0.0.1)
+  --cors-origin O   let browser pages on origin O call the API (repeatable; '*' for any origin)
 
 API keys come from --keys-file or PETSTORE_API_KEYS (comma-separated), never from the command
 line. With neither, serve generates a key for this run and prints it once on stderr.
