@@ -73,4 +73,9 @@ test('only respond.ts builds Responses in the core', () => {
   }
 });
 
+test('the core and the library adapters never import prom-client (only the standalone server does)', () => {
+  const library = [...src, ...files('adapters').filter((f) => !f.startsWith('adapters/cli')).flatMap(imports)];
+  assert.equal(violations(library, (i) => /^prom-client(\/|$)/.test(i.specifier)), []);
+});
+
 test.run();

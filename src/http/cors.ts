@@ -1,5 +1,5 @@
 import { requestHeader } from './header.js';
-import { setHeaders } from './respond.js';
+import { emptyResponse, setHeaders } from './respond.js';
 
 /**
  * Cross-origin access for browser apps (off by default). `origins` lists the allowed origins
@@ -70,7 +70,7 @@ export function createCors(options: CorsOptions): Cors {
         'access-control-max-age': maxAgeText,
       };
       if (methods !== undefined) headers['access-control-allow-methods'] = methods;
-      return new Response(null, { status: 204, headers });
+      return emptyResponse(204, headers);
     },
     decorate(response, allowOrigin) {
       const vary = response.headers.get('vary');

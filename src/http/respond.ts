@@ -208,3 +208,8 @@ export function errorResponse(error: ApiError, extraHeaders?: Record<string, str
 export function withoutBody(response: Response): Response {
   return new Response(null, { status: response.status, headers: response.headers });
 }
+
+/** An answer with no body (a CORS preflight's 204). */
+export function emptyResponse(status: number, headers: Record<string, string>): Response {
+  return new Response(null, { status, headers });
+}

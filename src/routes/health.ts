@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
 import type { StoreContext } from '../context.js';
-import { RETRY_AFTER_SECONDS } from '../http/respond.js';
+import { RETRY_AFTER_SECONDS, jsonResponse } from '../http/respond.js';
+import { pingDatabase } from '../storage/health.js';
 import type { RouteDefinition } from './table.js';
 
 /** Health checking of the store (option `health`). */
@@ -61,7 +61,7 @@ async function timedQuery(store: StoreContext): Promise<DatabaseCheck> {
   const late = new Promise<DatabaseCheck>((resolve) => {
     timer = setTimeout(() => resolve({ status: 'fail', output: 'the database did not answer within 1 s' }), DATABASE_BOUND_MS);
   });
-  const query = sql`select 1`.execute(store.db).then(
+  const query = pingDatabase(store.db).then(
     (): DatabaseCheck => ({ status: 'pass', ms: Math.round((performance.now() - started) * 10) / 10 }),
     (): DatabaseCheck => ({ status: 'fail', output: 'the database is unavailable' }),
   );
@@ -77,5 +77,5 @@ function fail(output: string): Response {
 }
 
 function answer(status: number, body: object, headers?: Record<string, string>): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...HEADERS, ...headers } });
+  return jsonResponse(status, JSON.stringify(body), { ...HEADERS, ...headers });
 }
