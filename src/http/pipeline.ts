@@ -33,31 +33,18 @@ export function createPipeline({ store, routes, publicRoutes = [], authenticate,
   const report = onResponse ? createReporter(onResponse, onError, base) : undefined;
 
   // Every answer carries its X-Request-Id; CORS headers and the onResponse event only when asked
-  // for (a branch each otherwise).
+  // for (a branch each otherwise). One async function per request: a second awaited layer cost
+  // more than the id itself (docs/performance.md, "Operating features").
   return async function handle(request: Request): Promise<Response> {
     const requestId = requestIdOf(request);
     const seen: Seen | undefined = report ? { startedAt: performance.now(), route: undefined, principal: undefined, error: undefined } : undefined;
     const allowOrigin = cors?.allowOrigin(request);
-    const preflightAnswer = allowOrigin !== undefined && cors!.isPreflight(request) ? preflight(request, allowOrigin, seen) : undefined;
-    const response = preflightAnswer ?? (await answer(request, requestId, seen));
-    setHeaders(response, { 'x-request-id': requestId });
-    if (allowOrigin !== undefined && preflightAnswer === undefined) cors!.decorate(response, allowOrigin);
-    if (seen) report!(request, response.status, requestId, seen);
-    return response;
-  };
-
-  /** A preflight to a path under the base path, answered before authentication; else undefined. */
-  function preflight(request: Request, allowOrigin: string, seen: Seen | undefined): Response | undefined {
-    const path = requestUrlOf(request).pathname;
-    if (base !== '' && path !== base && !path.startsWith(`${base}/`)) return undefined;
-    const found = match(request.method, path);
-    if (seen && found?.route) seen.route = found.route;
-    return cors!.preflight(allowOrigin, found && !found.route ? found.allow : undefined);
-  }
-
-  async function answer(request: Request, requestId: string, seen: Seen | undefined): Promise<Response> {
     let routeHeaders: Record<string, string> | undefined;
     try {
+      if (allowOrigin !== undefined && cors!.isPreflight(request)) {
+        const answer = preflight(request, allowOrigin);
+        if (answer) return finish(request, answer, requestId, undefined, seen);
+      }
       const url = requestUrlOf(request);
       const path = url.pathname;
       if (base !== '' && path !== base && !path.startsWith(`${base}/`)) throw notFound();
@@ -78,7 +65,7 @@ export function createPipeline({ store, routes, publicRoutes = [], authenticate,
       routeHeaders = found.route.headers?.(req);
       const response = await found.route.handler(req);
       if (routeHeaders) setHeaders(response, routeHeaders);
-      return request.method === 'HEAD' ? withoutBody(response) : finalResponse(request, response);
+      return finish(request, request.method === 'HEAD' ? withoutBody(response) : finalResponse(request, response), requestId, allowOrigin, seen);
     } catch (thrown) {
       const error = toApiError(thrown);
       if (error.status >= 500) {
@@ -86,8 +73,24 @@ export function createPipeline({ store, routes, publicRoutes = [], authenticate,
         if (seen) seen.error = thrown;
       }
       const response = errorResponse(error, routeHeaders);
-      return request.method === 'HEAD' ? withoutBody(response) : finalResponse(request, response);
+      return finish(request, request.method === 'HEAD' ? withoutBody(response) : finalResponse(request, response), requestId, allowOrigin, seen);
     }
+  };
+
+  /** A preflight to a path under the base path (204 with that path's methods), else undefined. */
+  function preflight(request: Request, allowOrigin: string): Response | undefined {
+    const path = requestUrlOf(request).pathname;
+    if (base !== '' && path !== base && !path.startsWith(`${base}/`)) return undefined;
+    const found = match(request.method, path);
+    return cors!.preflight(allowOrigin, found && !found.route ? found.allow : undefined);
+  }
+
+  /** What every answer gets last: its request id, the CORS headers, the onResponse event. */
+  function finish(request: Request, response: Response, requestId: string, allowOrigin: string | undefined, seen: Seen | undefined): Response {
+    setHeaders(response, { 'x-request-id': requestId });
+    if (allowOrigin !== undefined) cors!.decorate(response, allowOrigin);
+    if (seen) report!(request, response.status, requestId, seen);
+    return response;
   }
 }
 
