@@ -26,14 +26,15 @@ export async function runServe(command: ServeCommand): Promise<number> {
     try {
       const operating = await startOperating(command, 'single');
       const current = swappableStore(createStore(db, keys, operating));
-      const served = await listen(current, command);
-      const url = `${served.url}${BASE_PATH}`;
-      process.stdout.write(`listening on ${url}\n`);
-      if (generated) process.stderr.write(generatedKeyMessage(keys[0]!, url));
+      // Before the listening line: whoever reads it may send SIGHUP at once.
       reloadOnSighup(command.keysFile, (next) => {
         current.store = createStore(db, next, operating);
         process.stderr.write(reloadedLine(next.length, command.keysFile!));
       });
+      const served = await listen(current, command);
+      const url = `${served.url}${BASE_PATH}`;
+      process.stdout.write(`listening on ${url}\n`);
+      if (generated) process.stderr.write(generatedKeyMessage(keys[0]!, url));
       await nextShutdownSignal();
       operating.drain();
       exitAfter(SHUTDOWN_MS + 5_000, EXIT_FAILURE);
