@@ -24,7 +24,8 @@ export interface PipelineOptions {
 
 /**
  * The request pipeline: base path, authentication (401 before any other answer under the base
- * path), routing (404, 405 + Allow, HEAD), the route, and the one mapping of errors to responses.
+ * path, CORS preflights excepted), routing (404, 405 + Allow, HEAD), the route, and the one
+ * mapping of errors to responses; then the request id, CORS headers and the onResponse event.
  */
 export function createPipeline({ store, routes, publicRoutes = [], authenticate, onError, cors, onResponse }: PipelineOptions) {
   const match = createRouteMatcher([...routes, ...publicRoutes], store.basePath);
