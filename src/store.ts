@@ -3,12 +3,15 @@ import { StoreBindings, type createBindings } from './bindings.js';
 import type { StoreContext } from './context.js';
 import { DEFAULT_DEPRECATED_AT, DEFAULT_SUNSET_AT } from './deprecation.js';
 import { type KeysOption, createAuthenticator } from './http/auth.js';
+import { type CorsOptions, createCors } from './http/cors.js';
+import type { ErrorContext, OnResponse } from './http/on-response.js';
 import { createPipeline } from './http/pipeline.js';
 import { type RateLimitOptions, createRateLimiter } from './http/rate-limit.js';
 import { docsRoutes } from './docs/route.js';
 import type { ApiReference } from './docs/types.js';
 import { openApiRoute } from './openapi/route.js';
 import type { OpenApiServer } from './openapi/types.js';
+import { type HealthOptions, healthRoute } from './routes/health.js';
 import { routes } from './routes/table.js';
 import type { Database } from './storage/database.js';
 import { DEFAULT_IDEMPOTENCY_TTL_MS } from './storage/idempotency.js';
@@ -107,10 +110,47 @@ export interface PetStoreOptions {
    */
   docs?: ApiReference | false;
   /**
-   * Called with every error answered as 500 or 503 (the client sees a masked message).
-   * @default logs to console.error
+   * Called with every error answered as 500 or 503 (the client sees a masked message), and with
+   * whatever `onResponse` throws; `context.requestId` is the answer's `X-Request-Id`.
+   * @default logs to console.error, with the request id
    */
-  onError?: (error: unknown, request: Request) => void;
+  onError?: (error: unknown, request: Request, context: ErrorContext) => void;
+  /**
+   * Serve `GET {basePath}/health` (and HEAD) without a key: 200 `application/health+json`
+   * `{"status":"pass"}` when the database answers within 1 s, else 503 `fail` with Retry-After.
+   * `false` turns it off (the path is then an ordinary authenticated 404); `draining` makes it
+   * answer 503 while your server shuts down. See docs/operations.md.
+   * @default true
+   * @example
+   * ```ts
+   * let draining = false
+   * process.once('SIGTERM', () => { draining = true; server.close() })
+   * createPetStore({ db, keys, health: { draining: () => draining } })
+   * ```
+   */
+  health?: boolean | HealthOptions;
+  /**
+   * Cross-origin access for browser apps on other origins (off by default): preflights from an
+   * allowed origin are answered 204 before authentication, and every answer to one (errors
+   * included) carries `Access-Control-Allow-Origin` and exposes the store's headers. Never
+   * `Access-Control-Allow-Credentials`. See docs/operations.md.
+   * @example
+   * ```ts
+   * createPetStore({ db, keys, cors: { origins: ['https://app.example'], maxAgeSeconds: 600 } })
+   * ```
+   */
+  cors?: CorsOptions;
+  /**
+   * Called once per request after its response is built, with status, operation, route template,
+   * duration, request id, key id (never the key) and, for a 5xx, the error: for your own access
+   * log or metrics. It cannot change or delay the answer: a returned promise is not awaited, and
+   * what it throws (or rejects with) goes to `onError`. Keep it cheap: it runs on the request's path.
+   * @example
+   * ```ts
+   * createPetStore({ db, keys, onResponse: (e) => console.log(e.requestId, e.status, e.route, e.durationMs) })
+   * ```
+   */
+  onResponse?: OnResponse;
 }
 
 /** The embedded API: pass `fetch` to any server that speaks web-standard Request/Response. */
@@ -172,6 +212,7 @@ export function createPetStore(options: PetStoreOptions): PetStore {
   if (!Number.isFinite(store.idempotencyTtlMs) || store.idempotencyTtlMs <= 0) {
     throw new TypeError('petstore-router: options.idempotencyTtlMs must be a positive number of milliseconds');
   }
+  if (options.onResponse !== undefined && typeof options.onResponse !== 'function') throw new TypeError('petstore-router: options.onResponse must be a function');
   const handle = createPipeline({
     store,
     routes: routes.filter((route) => !route.public),
@@ -179,10 +220,13 @@ export function createPetStore(options: PetStoreOptions): PetStore {
       ...routes.filter((route) => route.public),
       ...(options.openapi === false ? [] : [openApiRoute({ ...store.deprecation, basePath: store.basePath, servers: openApiServers(options) })]),
       ...(options.docs ? docsRoutes(options.docs, { ...store.deprecation, basePath: store.basePath }) : []),
+      ...(options.health === false ? [] : [healthRoute(store, typeof options.health === 'object' ? options.health : {})]),
     ],
     authenticate: createAuthenticator(options.keys),
     rateLimit: options.rateLimit ? createRateLimiter(options.rateLimit, store.db, store.now) : undefined,
     onError: options.onError ?? defaultOnError,
+    cors: options.cors === undefined ? undefined : createCors(options.cors),
+    onResponse: options.onResponse,
   });
   return Object.freeze({
     fetch: (request: Request, bindings?: unknown) => handle(request, StoreBindings.for(request, bindings)),
@@ -202,6 +246,7 @@ function normaliseBasePath(path: string): string {
   return trimmed;
 }
 
-function defaultOnError(error: unknown, request: Request): void {
-  console.error(`petstore-router: ${request.method} ${new URL(request.url).pathname} failed:`, error);
+function defaultOnError(error: unknown, request: Request, context?: ErrorContext): void {
+  const id = context ? ` (request ${context.requestId})` : '';
+  console.error(`petstore-router: ${request.method} ${new URL(request.url).pathname} failed${id}:`, error);
 }

@@ -112,7 +112,8 @@ local('wrong keys all take the same path: byte-identical 401s, whatever the leng
   const digestOfKey = createHash('sha256').update(KEY).digest('hex');
   const store = createPetStore({ db: await sharedPGlite(), keys: ['another-key-42', `sha256:${digestOfKey}`] });
   const ask = async (authorization: string) => {
-    const res = await store.fetch(new Request('http://petstore.test/v1/pets', { headers: { authorization } }));
+    // One X-Request-Id for all: otherwise each answer carries its own random one.
+    const res = await store.fetch(new Request('http://petstore.test/v1/pets', { headers: { authorization, 'x-request-id': 'wrong-keys' } }));
     return { status: res.status, headers: [...res.headers], body: await res.text() };
   };
   assert.is((await ask(`Bearer ${KEY}`)).status, 200, 'the sha256: form accepts the key it is the digest of');

@@ -128,4 +128,9 @@ test("no other library's private state: no getOwnPropertySymbols, no Symbol(stat
   }
 });
 
+test('the core and the library adapters never import prom-client (only the standalone server does)', () => {
+  const library = [...src, ...files('adapters').filter((f) => !f.startsWith('adapters/cli')).flatMap(imports)];
+  assert.equal(violations(library, (i) => /^prom-client(\/|$)/.test(i.specifier)), []);
+});
+
 test.run();

@@ -12,7 +12,8 @@ import { nodeJsonResponse } from '../adapters/node/json-response.js';
 import { resetDatabase, sharedPGlite } from './helpers/db.js';
 import { KEY } from './helpers/harness.js';
 
-const auth = { authorization: `Bearer ${KEY}` };
+// One X-Request-Id for every request: the two answers compared must carry the same headers.
+const auth = { authorization: `Bearer ${KEY}`, 'x-request-id': 'json-response-test' };
 /**
  * The store on the shared test PGlite and the path of its one pet, set up on first use (uvu
  * imports every test file before running any, and other files reset the shared database).

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { CliError, EXIT_USAGE } from './errors.js';
+import { OPERATING_OPTIONS, type OperatingFlags, operatingFlags } from './operating-args.js';
 
 export interface ServeCommand {
   kind: 'serve';
@@ -16,6 +17,8 @@ export interface ServeCommand {
   docs: boolean;
   /** `--no-prepared-statements`: name no statement on PostgreSQL (a pooler that refuses them). */
   preparedStatements?: false;
+  /** --access-log, --metrics-port/--metrics-host, --cors-origin. */
+  operating: OperatingFlags;
 }
 
 export interface MigrateCommand {
@@ -27,7 +30,7 @@ export type Command = { kind: 'help' } | { kind: 'version' } | { kind: 'openapi'
 
 export const DEFAULT_DATA_DIR = './.petstore-data';
 
-function usage(message: string): CliError {
+export function usage(message: string): CliError {
   return new CliError(`${message} (see petstore-router --help)`, EXIT_USAGE);
 }
 
@@ -69,6 +72,7 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeCommand {
     'rate-limit': { type: 'string' },
     'no-docs': { type: 'boolean' },
     'no-prepared-statements': { type: 'boolean' },
+    ...OPERATING_OPTIONS,
   });
   if (values.database !== undefined && values['data-dir'] !== undefined) {
     throw usage('--database and --data-dir cannot be used together: --database serves from PostgreSQL, --data-dir from PGlite');
@@ -84,7 +88,8 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeCommand {
     throw usage('--workers needs PostgreSQL (--database URL or DATABASE_URL): a PGlite data directory belongs to one process');
   }
   const docs = values['no-docs'] !== true;
-  const command: ServeCommand = { kind: 'serve', port, host, dataDir: values['data-dir'] ?? DEFAULT_DATA_DIR, workers, docs };
+  const operating = operatingFlags(values, port);
+  const command: ServeCommand = { kind: 'serve', port, host, dataDir: values['data-dir'] ?? DEFAULT_DATA_DIR, workers, docs, operating };
   if (values['rate-limit'] !== undefined) command.rateLimit = rateLimit(values['rate-limit']);
   if (database !== undefined) command.database = database;
   if (values['keys-file'] !== undefined) command.keysFile = values['keys-file'];
@@ -102,7 +107,7 @@ function parseMigrate(args: string[], env: NodeJS.ProcessEnv): MigrateCommand {
   return { kind: 'migrate', database };
 }
 
-function parse<O extends Record<string, { type: 'string' | 'boolean' }>>(args: string[], options: O) {
+function parse<O extends Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>>(args: string[], options: O) {
   try {
     return parseArgs({ args, options, strict: true, allowPositionals: false });
   } catch (error) {
@@ -121,7 +126,7 @@ function rateLimit(text: string): { limit: number; windowSeconds: number } {
   return { limit, windowSeconds };
 }
 
-function integer(flag: string, text: string, min: number, max: number): number {
+export function integer(flag: string, text: string, min: number, max: number): number {
   const value = /^\d{1,6}$/.test(text) ? Number(text) : Number.NaN;
   if (!(value >= min && value <= max)) throw usage(`${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`);
   return value;

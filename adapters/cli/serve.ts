@@ -1,12 +1,14 @@
 import cluster from 'node:cluster';
-import { createPetStore } from 'petstore-router';
+import { type PetStore, createPetStore } from 'petstore-router';
 import { apiReference } from 'petstore-router/docs';
-import { type Served, serve } from 'petstore-router/node';
+import { type FetchHandler, type Served, serve } from 'petstore-router/node';
 import type { ServeCommand } from './args.js';
 import { openDatabase } from './database.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, describe } from './errors.js';
 import { generatedKeyMessage, loadKeys } from './keys.js';
 import { lockDataDir } from './lock.js';
+import { type Operating, startOperating, startPrimaryMetrics } from './operating.js';
+import { receiveKeysFromPrimary, reloadOnSighup, reloadedLine, sendKeysToWorkers } from './reload.js';
 import { exitAfter, nextShutdownSignal } from './signals.js';
 
 /** In-flight requests get this long to finish after SIGTERM/SIGINT. */
@@ -23,14 +25,23 @@ export async function runServe(command: ServeCommand): Promise<number> {
   try {
     const db = await openDatabase(command);
     try {
-      const served = await listen(createStore(db, keys, command), command);
+      const operating = await startOperating(command, 'single');
+      const current = swappableStore(createStore(db, keys, command, operating));
+      // Before the listening line: whoever reads it may send SIGHUP at once.
+      reloadOnSighup(command.keysFile, (next) => {
+        current.store = createStore(db, next, command, operating);
+        process.stderr.write(reloadedLine(next.length, command.keysFile!));
+      });
+      const served = await listen(current, command);
       const url = `${served.url}${BASE_PATH}`;
       process.stdout.write(`listening on ${url}\n`);
       if (command.docs) process.stderr.write(docsMessage(url));
       if (generated) process.stderr.write(generatedKeyMessage(keys[0]!, url));
       await nextShutdownSignal();
+      operating.drain();
       exitAfter(SHUTDOWN_MS + 5_000, EXIT_FAILURE);
       await served.close();
+      await operating.close();
     } finally {
       await db.destroy();
     }
@@ -45,11 +56,16 @@ async function runWorker(command: ServeCommand): Promise<number> {
   const { keys } = loadKeys(command.keysFile, process.env);
   const db = await openDatabase(command, false);
   try {
-    const served = await listen(createStore(db, keys, command), command);
+    const operating = await startOperating(command, 'worker');
+    const current = swappableStore(createStore(db, keys, command, operating));
+    receiveKeysFromPrimary((next) => void (current.store = createStore(db, next, command, operating)));
+    const served = await listen(current, command);
     process.stderr.write(`petstore-router: worker ${process.pid} listening\n`);
     await nextShutdownSignal();
+    operating.drain();
     exitAfter(SHUTDOWN_MS + 5_000, EXIT_FAILURE);
     await served.close();
+    await operating.close();
   } finally {
     await db.destroy();
   }
@@ -64,6 +80,8 @@ async function runPrimary(command: ServeCommand): Promise<number> {
   const { keys, generated } = loadKeys(command.keysFile, process.env);
   await (await openDatabase(command)).destroy(); // reachable and migrated, reported once
   const env = generated ? { PETSTORE_API_KEYS: keys[0]! } : {};
+  const metrics = await startPrimaryMetrics(command);
+  reloadOnSighup(command.keysFile, (next) => sendKeysToWorkers(next, command.keysFile!));
   const shutdown = nextShutdownSignal();
   let stopping = false;
   let ready = 0;
@@ -73,6 +91,7 @@ async function runPrimary(command: ServeCommand): Promise<number> {
       stopping = true;
       exitAfter(SHUTDOWN_MS + 5_000, EXIT_FAILURE);
       const workers = Object.values(cluster.workers ?? {});
+      void metrics.close();
       if (workers.length === 0) return resolve(code);
       for (const worker of workers) worker?.process.kill('SIGTERM');
       cluster.on('exit', () => {
@@ -103,9 +122,26 @@ async function runPrimary(command: ServeCommand): Promise<number> {
   });
 }
 
-function createStore(db: Parameters<typeof createPetStore>[0]['db'], keys: string[], command: ServeCommand) {
+/**
+ * The handler the server calls: the store in use, replaced whole when the keys are reloaded.
+ * A request in flight keeps the store it started on; requests after the swap get the new one.
+ * The bridge's bindings are passed on: without them the store would take its plain path.
+ */
+function swappableStore(store: PetStore): FetchHandler & { store: PetStore } {
+  const current: FetchHandler & { store: PetStore } = { store, fetch: (request, bindings) => current.store.fetch(request, bindings) };
+  return current;
+}
+
+function createStore(db: Parameters<typeof createPetStore>[0]['db'], keys: string[], command: ServeCommand, operating: Operating) {
   try {
-    return createPetStore({ db, keys, basePath: BASE_PATH, rateLimit: command.rateLimit, docs: command.docs && apiReference() });
+    return createPetStore({
+      db,
+      keys,
+      basePath: BASE_PATH,
+      rateLimit: command.rateLimit,
+      docs: command.docs && apiReference(),
+      ...operating.storeOptions,
+    });
   } catch (error) {
     throw new CliError(`the configured API keys are not valid: ${describe(error)}`);
   }
@@ -116,7 +152,7 @@ function docsMessage(url: string): string {
   return `petstore-router: API reference at ${url}/docs\n`;
 }
 
-async function listen(store: ReturnType<typeof createPetStore>, command: ServeCommand): Promise<Served> {
+async function listen(store: FetchHandler, command: ServeCommand): Promise<Served> {
   try {
     return await serve(store, { port: command.port, host: command.host, shutdownTimeout: SHUTDOWN_MS });
   } catch (error) {

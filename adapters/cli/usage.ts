@@ -1,13 +1,15 @@
 export const USAGE = `Usage:
   petstore-router serve [--port 8080] [--host 127.0.0.1] [--database URL | --data-dir DIR]
                         [--keys-file FILE] [--workers N] [--rate-limit LIMIT/SECONDS] [--no-docs]
-                        [--no-prepared-statements]
+                        [--no-prepared-statements] [--access-log]
+                        [--metrics-port P [--metrics-host H]] [--cors-origin ORIGIN ...]
   petstore-router migrate --database URL
   petstore-router openapi > openapi.json
   petstore-router --help | --version
 
 serve     Serves the pet store API at http://HOST:PORT/v1 until SIGTERM or SIGINT, then
-          finishes in-flight requests (at most 10 s) and exits 0.
+          finishes in-flight requests (at most 10 s) and exits 0; /v1/health answers 503 from
+          the signal on. SIGHUP re-reads --keys-file (an unreadable or empty file keeps the keys).
 migrate   Applies the database migrations to PostgreSQL and exits (serve also does this).
 openapi   Prints the OpenAPI 3.1 document of the API (JSON) on stdout.
 
@@ -25,6 +27,10 @@ Options:
   --no-prepared-statements
                     name no statement on PostgreSQL: for a transaction-mode pooler known to
                     refuse named statements (without it, naming stops at the first refusal)
+  --access-log      one JSON line per finished request on stdout (pino field names)
+  --metrics-port P  Prometheus metrics at http://H:P/metrics, on a listener of its own (no key)
+  --metrics-host H  address of the metrics listener (default 127.0.0.1)
+  --cors-origin O   let browser pages on origin O call the API (repeatable; '*' for any origin)
 
 API keys come from --keys-file or PETSTORE_API_KEYS (comma-separated), never from the command
 line. With neither, serve generates a key for this run and prints it once on stderr.

@@ -4,10 +4,13 @@ import { createRouteMatcher } from '../routes/router.js';
 import type { RouteDefinition } from '../routes/table.js';
 import type { Authenticate } from './auth.js';
 import { conditionalAnswer } from './conditional.js';
+import type { Cors } from './cors.js';
 import { ApiError, ErrorCode } from './errors.js';
-import { requestUrlOf } from './request-url.js';
+import { type OnError, type OnResponse, type Seen, createReporter } from './on-response.js';
 import type { RateLimiter } from './rate-limit.js';
-import { errorResponse, setHeaders, toApiError, toResponse } from './respond.js';
+import { requestIdOf } from './request-id.js';
+import { requestUrlOf } from './request-url.js';
+import { type Answer, errorResponse, setHeaders, toApiError, toResponse } from './respond.js';
 
 export interface PipelineOptions {
   store: StoreContext;
@@ -17,30 +20,48 @@ export interface PipelineOptions {
   authenticate: Authenticate;
   /** Counts each authenticated request that reaches an operation (off when absent). */
   rateLimit?: RateLimiter | undefined;
-  onError: (error: unknown, request: Request) => void;
+  onError: OnError;
+  /** Cross-origin policy; absent: no CORS header, no preflight answer. */
+  cors?: Cors | undefined;
+  /** Told about every finished request; absent: nothing is measured. */
+  onResponse?: OnResponse | undefined;
 }
 
 /**
  * The request pipeline: base path, authentication (401 before any other answer under the base
- * path), routing (404, 405 + Allow, HEAD), the route, and the one mapping of errors to responses.
+ * path, CORS preflights excepted), routing (404, 405 + Allow, HEAD), the route, and the one
+ * mapping of errors to responses; then the request id, CORS headers and the onResponse event.
  */
-export function createPipeline({ store, routes, publicRoutes = [], authenticate, rateLimit, onError }: PipelineOptions) {
+export function createPipeline({ store, routes, publicRoutes = [], authenticate, rateLimit, onError, cors, onResponse }: PipelineOptions) {
   const match = createRouteMatcher([...routes, ...publicRoutes], store.basePath);
   const isPublic = new Set(publicRoutes);
   const base = store.basePath;
+  const report = onResponse ? createReporter(onResponse, onError, base) : undefined;
 
+  // Every answer carries its X-Request-Id; CORS headers and the onResponse event only when asked
+  // for (a branch each otherwise). One async function per request: a second awaited layer cost
+  // more than the id itself (docs/performance.md, "Operating features").
   return async function handle(request: Request, bindings: AdapterBindings | undefined): Promise<Response> {
+    const requestId = requestIdOf(request, bindings);
+    const seen: Seen | undefined = report ? { startedAt: performance.now(), route: undefined, principal: undefined, error: undefined } : undefined;
+    const allowOrigin = cors?.allowOrigin(request, bindings);
     let routeHeaders: Record<string, string> | undefined;
     let limitHeaders: Record<string, string> | undefined;
     try {
+      if (allowOrigin !== undefined && cors!.isPreflight(request, bindings)) {
+        const answer = preflight(request, allowOrigin, bindings);
+        if (answer) return finish(request, answer, requestId, undefined, seen, bindings);
+      }
       const url = requestUrlOf(request, bindings);
       const path = url.pathname;
       if (base !== '' && path !== base && !path.startsWith(`${base}/`)) throw notFound();
       const found = match(request.method, path);
+      if (seen) seen.route = found?.route;
       // Matching has no effects. Anything but a public route checks the key before its 404 or
       // 405, so a request without one learns nothing about which paths exist.
       const auth = found?.route && isPublic.has(found.route) ? '' : authenticate(request, bindings);
       const principal = typeof auth === 'string' ? auth : await auth;
+      if (seen) seen.principal = principal;
       if (!found) throw notFound();
       if (!found.route) {
         throw new ApiError(405, ErrorCode.methodNotAllowed, `${request.method} is not allowed here`, undefined, {
@@ -57,14 +78,40 @@ export function createPipeline({ store, routes, publicRoutes = [], authenticate,
         const conditional = conditionalAnswer(request, answer, bindings);
         answer = conditional instanceof Promise ? await conditional : conditional;
       }
-      return toResponse(answer, request.method, bindings);
+      return finish(request, answer, requestId, allowOrigin, seen, bindings);
     } catch (thrown) {
       const error = toApiError(thrown);
-      if (error.status >= 500) onError(thrown, request);
+      if (error.status >= 500) {
+        onError(thrown, request, { requestId });
+        if (seen) seen.error = thrown;
+      }
       const answer = errorResponse(error, limitHeaders ? { ...routeHeaders, ...limitHeaders } : routeHeaders);
-      return toResponse(answer, request.method, bindings);
+      return finish(request, answer, requestId, allowOrigin, seen, bindings);
     }
   };
+
+  /** A preflight to a path under the base path (204 with that path's methods), else undefined. */
+  function preflight(request: Request, allowOrigin: string, bindings: AdapterBindings | undefined): Response | undefined {
+    const path = requestUrlOf(request, bindings).pathname;
+    if (base !== '' && path !== base && !path.startsWith(`${base}/`)) return undefined;
+    const found = match(request.method, path);
+    return cors!.preflight(allowOrigin, found && !found.route ? found.allow : undefined);
+  }
+
+  /** What every answer gets last: its request id, the CORS headers, the onResponse event. */
+  function finish(
+    request: Request,
+    answer: Answer,
+    requestId: string,
+    allowOrigin: string | undefined,
+    seen: Seen | undefined,
+    bindings: AdapterBindings | undefined,
+  ): Response {
+    setHeaders(answer, { 'x-request-id': requestId });
+    if (allowOrigin !== undefined) cors!.decorate(answer, allowOrigin);
+    if (seen) report!(request, answer.status, requestId, seen, bindings);
+    return toResponse(answer, request.method, bindings);
+  }
 }
 
 function notFound(): ApiError {

@@ -73,7 +73,7 @@ function withoutBody(response: Response): Response {
   return new Response(null, { status: response.status, headers: response.headers });
 }
 
-/** A Response that is not a JSON answer: a 304, or a page and its files (the API reference). */
+/** A Response that is not a JSON answer: a 304, a CORS preflight's 204, the API reference page and its files. */
 export function plainResponse(status: number, body: string | Uint8Array | null, headers: HeadersInit): Response {
   return new Response(body as BodyInit | null, { status, headers });
 }

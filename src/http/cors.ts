@@ -1,0 +1,100 @@
+import type { AdapterBindings } from '../bindings.js';
+import { requestHeader } from './header.js';
+import { type Answer, JsonAnswer, plainResponse, setHeaders } from './respond.js';
+
+/**
+ * Cross-origin access for browser apps (off by default). `origins` lists the allowed origins
+ * exactly as browsers send them (`https://app.example`, with a port when not the default), or
+ * `'*'` for any origin. Credentials are never allowed: the API key travels in `Authorization`,
+ * which the page sets itself.
+ */
+export interface CorsOptions {
+  origins: readonly string[] | '*';
+  /** How long a browser may cache a preflight answer (`Access-Control-Max-Age`). @default 600 */
+  maxAgeSeconds?: number;
+}
+
+/** What a browser may send besides the CORS-safelisted request headers. */
+const ALLOW_HEADERS = 'Authorization, Content-Type, Idempotency-Key, If-None-Match, X-Request-Id';
+
+/**
+ * Every non-safelisted response header the store sends (or, with rate limits and conditional GET,
+ * may send), so a page can read all of them: on an error as much as on a success.
+ */
+const EXPOSE_HEADERS =
+  'Allow, Deprecation, ETag, Idempotent-Replayed, Link, Location, RateLimit, RateLimit-Policy, Retry-After, Sunset, WWW-Authenticate, X-Request-Id';
+
+const DEFAULT_MAX_AGE_SECONDS = 600;
+
+export interface Cors {
+  /** The `Access-Control-Allow-Origin` value for this request's `Origin`, or undefined (no CORS answer). */
+  allowOrigin(request: Request, bindings?: AdapterBindings): string | undefined;
+  /** Whether the request is a preflight (`OPTIONS` with `Access-Control-Request-Method`). */
+  isPreflight(request: Request, bindings?: AdapterBindings): boolean;
+  /** The 204 answer to a preflight; `methods` is the `Allow` list of the path (undefined: no such path). */
+  preflight(allowOrigin: string, methods: string | undefined): Response;
+  /** Adds the CORS headers of an actual answer to an allowed origin. */
+  decorate(response: Answer, allowOrigin: string): void;
+}
+
+/** Checks the options once and returns the CORS policy the pipeline applies. */
+export function createCors(options: CorsOptions): Cors {
+  if (!options || typeof options !== 'object') throw new TypeError('petstore-router: options.cors must be an object { origins }');
+  const { origins } = options;
+  const maxAge = options.maxAgeSeconds ?? DEFAULT_MAX_AGE_SECONDS;
+  if (!Number.isInteger(maxAge) || maxAge < 0) throw new TypeError('petstore-router: options.cors.maxAgeSeconds must be a whole number of seconds, 0 or more');
+  const any = origins === '*';
+  if (!any) {
+    if (!Array.isArray(origins) || origins.length === 0) {
+      throw new TypeError("petstore-router: options.cors.origins must be '*' or a non-empty list of origins");
+    }
+    for (const origin of origins) checkOrigin(origin);
+  }
+  const allowed = new Set(any ? [] : origins);
+  const maxAgeText = String(maxAge);
+
+  return {
+    allowOrigin(request, bindings) {
+      const origin = requestHeader(request, 'origin', bindings);
+      if (origin === null) return undefined;
+      if (any) return '*';
+      return allowed.has(origin) ? origin : undefined;
+    },
+    isPreflight(request, bindings) {
+      return request.method === 'OPTIONS' && requestHeader(request, 'access-control-request-method', bindings) !== null;
+    },
+    preflight(allowOrigin, methods) {
+      const headers: Record<string, string> = {
+        'access-control-allow-origin': allowOrigin,
+        vary: 'Origin',
+        'access-control-allow-headers': ALLOW_HEADERS,
+        'access-control-max-age': maxAgeText,
+      };
+      if (methods !== undefined) headers['access-control-allow-methods'] = methods;
+      return plainResponse(204, null, headers);
+    },
+    decorate(response, allowOrigin) {
+      const vary = response instanceof JsonAnswer ? (response.headers.vary ?? null) : response.headers.get('vary');
+      setHeaders(response, {
+        'access-control-allow-origin': allowOrigin,
+        vary: vary === null || vary === '' ? 'Origin' : /(^|,)\s*origin\s*(,|$)/i.test(vary) ? vary : `${vary}, Origin`,
+        'access-control-expose-headers': EXPOSE_HEADERS,
+      });
+    },
+  };
+}
+
+/** An origin as a browser serialises it: scheme, host and (non-default) port, nothing else. */
+function checkOrigin(origin: unknown): void {
+  let serialised: string | undefined;
+  try {
+    serialised = typeof origin === 'string' ? new URL(origin).origin : undefined;
+  } catch {
+    serialised = undefined;
+  }
+  if (serialised !== origin || serialised === 'null') {
+    throw new TypeError(
+      `petstore-router: options.cors.origins: ${JSON.stringify(origin)} is not an origin (scheme://host[:port], no path or trailing slash, as browsers send it)`,
+    );
+  }
+}

@@ -1,0 +1,88 @@
+import type { StoreContext } from '../context.js';
+import { type JsonAnswer, RETRY_AFTER_SECONDS, jsonResponse } from '../http/respond.js';
+import { pingDatabase } from '../storage/health.js';
+import { type RouteDefinition, defineRoute } from './define.js';
+
+/** Health checking of the store (option `health`). */
+export interface HealthOptions {
+  /**
+   * Returns true while the server is shutting down (e.g. from SIGTERM until it exits): health then
+   * answers 503 `fail`, so a load balancer stops sending new requests while in-flight ones finish.
+   */
+  draining?: () => boolean;
+}
+
+export const HEALTH_PATH = '/health';
+export const HEALTH_OPERATION_ID = 'getHealth';
+
+/** How long the database has to answer the health query. */
+const DATABASE_BOUND_MS = 1_000;
+
+const HEADERS = { 'content-type': 'application/health+json', 'cache-control': 'no-store' } as const;
+
+/**
+ * `GET {basePath}/health` (and HEAD), answered without a key (draft-inadarei-api-health-check):
+ * 200 `pass` when the database answers a trivial query within 1 s, else 503 `fail` with
+ * Retry-After. Probes arriving while a query is out share it, so a hung database never collects
+ * one stuck query per probe. The body names no host, SQL or error text.
+ */
+export function healthRoute(store: StoreContext, options: HealthOptions = {}): RouteDefinition {
+  let inFlight: Promise<DatabaseCheck> | undefined;
+  const checkDatabase = () => {
+    inFlight ??= timedQuery(store).finally(() => (inFlight = undefined));
+    return inFlight;
+  };
+  return defineRoute({
+    method: 'GET',
+    path: HEALTH_PATH,
+    operationId: HEALTH_OPERATION_ID,
+    summary: 'Health of the server and its database',
+    description: 'Health of the server and its database (draft-inadarei-api-health-check), without a key.',
+    tags: ['meta'],
+    public: true,
+    responses: {
+      '200': { description: 'The database answered in time.', body: { type: 'object' }, mediaType: 'application/health+json' },
+      '503': 'ServiceUnavailable',
+    },
+    handler: async () => {
+      if (options.draining?.() === true) return fail('the server is shutting down');
+      const check = await checkDatabase();
+      if (check.status === 'fail') return fail(check.output);
+      return answer(200, {
+        status: 'pass',
+        checks: {
+          'database:responseTime': [
+            { componentType: 'datastore', observedValue: check.ms, observedUnit: 'ms', status: 'pass', time: store.now().toISOString() },
+          ],
+        },
+      });
+    },
+  });
+}
+
+type DatabaseCheck = { status: 'pass'; ms: number } | { status: 'fail'; output: string };
+
+async function timedQuery(store: StoreContext): Promise<DatabaseCheck> {
+  const started = performance.now();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<DatabaseCheck>((resolve) => {
+    timer = setTimeout(() => resolve({ status: 'fail', output: 'the database did not answer within 1 s' }), DATABASE_BOUND_MS);
+  });
+  const query = pingDatabase(store.db).then(
+    (): DatabaseCheck => ({ status: 'pass', ms: Math.round((performance.now() - started) * 10) / 10 }),
+    (): DatabaseCheck => ({ status: 'fail', output: 'the database is unavailable' }),
+  );
+  try {
+    return await Promise.race([query, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function fail(output: string): JsonAnswer {
+  return answer(503, { status: 'fail', output }, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+}
+
+function answer(status: number, body: object, headers?: Record<string, string>): JsonAnswer {
+  return jsonResponse(status, JSON.stringify(body), { ...HEADERS, ...headers });
+}
