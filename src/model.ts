@@ -18,7 +18,7 @@ export interface Pet {
  * with the int64 fields as PostgreSQL's own decimal text (`::text` in storage/pets.ts). They are
  * only written back to JSON, where that text already is the exact integer: no driver parser is
  * involved (a caller's Pool or PGlite may have any), and no bigint is parsed and printed again per
- * row, which was ~10% of a 100-pet page's server CPU (docs/performance.md).
+ * row (a visible share of a 100-pet page's server CPU, docs/performance.md).
  */
 export interface PetRecord {
   /** Canonical decimal int64 (PostgreSQL's int8 output: no sign for positives, no leading zeros). */

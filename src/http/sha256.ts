@@ -3,9 +3,8 @@
  * every request.
  *
  * Why not `crypto.subtle.digest`: on Node it is asynchronous and runs on the libuv thread pool,
- * so each call costs a thread hop; measured 83 us per digest of a 26-byte key (Node 20, this
- * machine) against about 2 us here, which was most of `store.fetch`'s overhead on a
- * `GET /pets/{id}` (see docs/performance.md). The core imports nothing from Node: where the
+ * so each call costs a thread hop, far more than hashing a key here (the figures are in
+ * docs/performance.md). The core imports nothing from Node: where the
  * runtime offers `node:crypto`'s synchronous one-shot hash, {@link sha256Hex} uses it instead.
  */
 
@@ -76,8 +75,8 @@ type HashHex = (text: string) => string;
 /**
  * `node:crypto`'s one-shot `hash(algorithm, text, 'hex')` where the runtime offers it (Node 20.16+
  * through `process.getBuiltinModule`, so the core still imports nothing from Node), checked once
- * against a known answer; undefined elsewhere (then {@link sha256Hex} uses the code above).
- * 0.6 us per key against 1.4 us here plus 1.6 us for the old `toHex` (same process, Node 20).
+ * against a known answer; undefined elsewhere (then {@link sha256Hex} uses the code above). The
+ * native one is the faster of the two (docs/performance.md).
  */
 const nativeHex: HashHex | undefined = (() => {
   try {

@@ -5,7 +5,7 @@ import { DOCUMENT_ROUTE, type OpenApiOptions, openApiDocument } from './document
 /**
  * The route of `GET {basePath}/openapi.json`: the document is built and serialised on its first
  * request, then kept, so serving it costs one Response. Not at store creation: building it takes
- * ~5 ms, which every test that creates a store would pay for a document it never asks for. The
+ * milliseconds, which every test that creates a store would pay for a document it never asks for. The
  * pipeline answers it without a key; other methods get the usual 401, then 405 + Allow.
  */
 export function openApiRoute(options: OpenApiOptions): RouteDefinition {

@@ -5,8 +5,8 @@ const TABLES = ['petstore_orders', 'petstore_pets', 'petstore_idempotency_keys',
 
 /**
  * Empties every petstore-router table and restarts the id sequences, in one statement: the
- * database is then as a fresh migrated one. About 5 ms on PGlite, the cheapest fresh store there
- * is once a database exists (a new PGlite costs about 0.4 s even from a template). Raw SQL, so
+ * database is then as a fresh migrated one: far cheaper than a new database (figures in
+ * docs/testing.md). Raw SQL, so
  * the tables are qualified here with `schema` (a `withSchema` plugin does not reach raw SQL).
  */
 export async function resetDatabase(db: Kysely<Database> | Kysely<any>, schema?: string): Promise<void> {
