@@ -3,6 +3,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { rawExchange } from './helpers/raw-socket.js';
 import { createPetStore } from 'petstore-router';
 import { NodeJsonResponse } from '../adapters/node/json-response.js';
 import { StoreBindings } from '../src/bindings.js';
@@ -14,21 +15,7 @@ import { nodeSocket } from './helpers/node-transport.js';
 const silent = { onError: () => {} };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Sends raw bytes, returns everything the server sent until it closed the connection. */
-function raw(port: number, text: string | Buffer, keepOpenMs = 5_000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    const chunks: Buffer[] = [];
-    const timer = setTimeout(() => reject(new Error('the server did not close the connection')), keepOpenMs);
-    socket.on('data', (c) => chunks.push(c));
-    socket.on('error', () => {}); // a reset after the answer is fine
-    socket.on('close', () => {
-      clearTimeout(timer);
-      resolve(Buffer.concat(chunks).toString('latin1'));
-    });
-    socket.write(text);
-  });
-}
+const raw = rawExchange;
 
 function bodyOf(answer: string): unknown {
   return JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));

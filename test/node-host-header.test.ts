@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { connect } from 'node:net';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { rawExchange } from './helpers/raw-socket.js';
 import { createPetStore } from 'petstore-router';
 import { type FetchHandler, createNodeHandler, serve } from '../adapters/node.js';
 import { resetDatabase, sharedPGlite } from './helpers/db.js';
@@ -15,24 +15,7 @@ import { KEY } from './helpers/harness.js';
  * an HTTP client always adds Host.
  */
 
-/** Sends raw bytes, returns everything the server sent until it closed the connection. */
-function raw(port: number, text: string, keepOpenMs = 5_000): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    const chunks: Buffer[] = [];
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error('the server did not close the connection'));
-    }, keepOpenMs);
-    socket.on('data', (c) => chunks.push(c));
-    socket.on('error', () => {}); // a reset after the answer is fine
-    socket.on('close', () => {
-      clearTimeout(timer);
-      resolve(Buffer.concat(chunks).toString('latin1'));
-    });
-    socket.write(text);
-  });
-}
+const raw = rawExchange;
 
 const split = (answer: string) => {
   const end = answer.indexOf('\r\n\r\n');
