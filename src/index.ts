@@ -6,6 +6,7 @@ export type { KeysOption } from './http/auth.js';
 export type { RateLimitOptions } from './http/rate-limit.js';
 export type { ApiReference } from './docs/types.js';
 export { keyId } from './http/key-id.js';
+export { requestIdFromHeader } from './http/request-id.js';
 export type { CorsOptions } from './http/cors.js';
 export type { ErrorContext, OnResponse, ResponseEvent } from './http/on-response.js';
 export type { HealthOptions } from './routes/health.js';

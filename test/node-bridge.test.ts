@@ -375,6 +375,7 @@ test("Node's parser errors get Error bodies: 431, 414, 400", async () => {
   await withServer({ fetch: () => new Response('ok') }, async (port) => {
     const big = await raw(port, `GET / HTTP/1.1\r\nHost: a\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
     assert.match(big, /^HTTP\/1\.1 431 /);
+    assert.match(big, /\r\nx-request-id: [0-9a-f-]{36}\r\n/i, 'a parser error carries a request id too');
     assert.equal(bodyOf(big), { code: 'header_fields_too_large', message: 'the request headers are too large', status: 431 });
     const longUri = await raw(port, `GET /${'a'.repeat(20_000)} HTTP/1.1\r\nHost: a\r\n\r\n`);
     assert.match(longUri, /^HTTP\/1\.1 414 /);

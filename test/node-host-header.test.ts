@@ -49,7 +49,16 @@ test('HTTP/1.1 without Host: 400 with the Error body, and the store is not calle
     assert.match(head, /\r\nconnection: close\r\n/i);
     assert.equal(JSON.parse(body), NO_HOST);
     assert.match(head, new RegExp(`\\r\\ncontent-length: ${Buffer.byteLength(body)}(\\r\\n|$)`, 'i'));
+    assert.match(head, /\r\nx-request-id: [0-9a-f-]{36}\r\n/i, 'a new request id, like every answer of the store');
     assert.is(reached(), 0);
+  });
+});
+
+test('an answer of the bridge itself keeps a valid X-Request-Id of the request', async () => {
+  await withStore(async (port) => {
+    const { head } = split(await raw(port, `GET /v1/pets HTTP/1.1\r\nX-Request-Id: trace-42\r\n${auth}\r\n`));
+    assert.match(head, /^HTTP\/1\.1 400 /);
+    assert.match(head, /\r\nx-request-id: trace-42\r\n/i);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { requestIdFromHeader } from 'petstore-router';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -11,10 +12,18 @@ export function errorJson(status: number, code: string, message: string): string
   return JSON.stringify({ code, message, status });
 }
 
-/** Writes an Error body on a response whose headers have not been sent yet. */
+/**
+ * Writes an Error body on a response whose headers have not been sent yet, with the request's
+ * `X-Request-Id` (its own when valid, else a new one), as every answer of the store carries.
+ */
 export function writeError(res: ServerResponse, status: number, code: string, message: string, close = false): void {
   const body = errorJson(status, code, message);
-  const headers: Record<string, string | number> = { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body) };
+  const given = res.req?.headers['x-request-id'];
+  const headers: Record<string, string | number> = {
+    'content-type': JSON_TYPE,
+    'content-length': Buffer.byteLength(body),
+    'x-request-id': requestIdFromHeader(typeof given === 'string' ? given : undefined),
+  };
   if (close) headers.connection = 'close';
   res.writeHead(status, headers);
   res.end(res.req?.method === 'HEAD' ? undefined : body);
@@ -28,11 +37,15 @@ const REASONS: Record<number, string> = {
   431: 'Request Header Fields Too Large',
 };
 
-/** A complete HTTP/1.1 error answer as raw text, for a socket the HTTP parser gave up on. */
+/**
+ * A complete HTTP/1.1 error answer as raw text, for a socket the HTTP parser gave up on (its
+ * headers were not parsed, so the request id is always a new one).
+ */
 export function rawErrorResponse(status: number, code: string, message: string): string {
   const body = errorJson(status, code, message);
   return (
     `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\n` +
-    `content-type: ${JSON_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`
+    `content-type: ${JSON_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+    `x-request-id: ${requestIdFromHeader(undefined)}\r\nconnection: close\r\n\r\n${body}`
   );
 }

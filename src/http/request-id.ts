@@ -10,8 +10,22 @@ const VALID_ID = /^[A-Za-z0-9\-_.:=]{1,200}$/;
  * a cached entropy pool, so an id costs well under a microsecond.
  */
 export function requestIdOf(request: Request, bindings?: AdapterBindings): string {
-  const given = requestHeader(request, 'x-request-id', bindings);
-  return given !== null && VALID_ID.test(given) ? given : crypto.randomUUID();
+  return requestIdFromHeader(requestHeader(request, 'x-request-id', bindings));
+}
+
+/**
+ * The request id for a request whose `X-Request-Id` header is `given` (absent: null or
+ * undefined): `given` when it is 1 to 200 characters of `A-Z a-z 0-9 - _ . : =`, else a new random
+ * UUID. What the store answers with, for an adapter that answers a request itself (an HTTP parser
+ * error, a body over its cap), so that every answer carries an id.
+ *
+ * @example
+ * ```ts
+ * res.setHeader('x-request-id', requestIdFromHeader(req.headers['x-request-id'] as string | undefined))
+ * ```
+ */
+export function requestIdFromHeader(given: string | null | undefined): string {
+  return given !== null && given !== undefined && VALID_ID.test(given) ? given : crypto.randomUUID();
 }
 
 // W3C Trace Context: version-traceid-parentid-flags, lower-case hex; version ff is invalid, and a
