@@ -30,8 +30,8 @@ export type PetStoreMiddleware = (req: ExpressLikeRequest, res: ServerResponse, 
  * 2^53 (int64 ids) were already rounded by `JSON.parse`.
  *
  * Absolute URLs the store writes (`Location`, `Link`) get the mount path added back. Requests go
- * through the Node bridge of `petstore-router/node` (64 KiB body cap while streaming, abort on
- * client disconnect, Error bodies for failures).
+ * through the Node bridge of `petstore-router/node` (the store's 64 KiB body cap enforced while
+ * streaming, abort on client disconnect, Error bodies for failures).
  *
  * @example
  * ```ts

@@ -198,7 +198,7 @@ export function createPetStore(options: PetStoreOptions): PetStore {
   const db = options.db as Kysely<Database>;
   const store: StoreContext = {
     // Every statement of the store is built by Kysely's query builder, so WithSchemaPlugin
-    // qualifies its tables (and the compiled-statement cache is per plugin list, storage/prepared.ts).
+    // qualifies its tables (and statements are compiled per Kysely instance, storage/statement.ts).
     db: options.schema === undefined ? db : db.withSchema(checkSchemaName(options.schema, 'options.schema')),
     now: options.now ?? (() => new Date()),
     basePath: normaliseBasePath(options.basePath ?? '/v1'),

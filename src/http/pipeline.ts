@@ -82,7 +82,7 @@ export function createPipeline({ store, routes, publicRoutes = [], authenticate,
     } catch (thrown) {
       const error = toApiError(thrown);
       if (error.status >= 500) {
-        onError(thrown, request, { requestId });
+        reportError(thrown, request, requestId);
         if (seen) seen.error = thrown;
       }
       const answer = errorResponse(error, limitHeaders ? { ...routeHeaders, ...limitHeaders } : routeHeaders);
@@ -96,6 +96,15 @@ export function createPipeline({ store, routes, publicRoutes = [], authenticate,
     if (base !== '' && path !== base && !path.startsWith(`${base}/`)) return undefined;
     const found = match(request.method, path);
     return cors!.preflight(allowOrigin, found && !found.route ? found.allow : undefined);
+  }
+
+  /** Tells onError; what it throws is dropped, so the client still gets its Error body. */
+  function reportError(thrown: unknown, request: Request, requestId: string): void {
+    try {
+      onError(thrown, request, { requestId });
+    } catch {
+      // Nothing left to tell: the answer must still go out.
+    }
   }
 
   /** What every answer gets last: its request id, the CORS headers, the onResponse event. */

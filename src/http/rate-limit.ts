@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../storage/database.js';
 import { countRequest } from '../storage/rate-limits.js';
 import { ApiError, ErrorCode } from './errors.js';
+import { keyIdOfPrincipal } from './key-id.js';
 
 /** The `rateLimit` option of `createPetStore`: at most `limit` requests per key per window. */
 export interface RateLimitOptions {
@@ -17,9 +18,6 @@ export interface RateLimitOptions {
  */
 export type RateLimiter = (principal: string) => Promise<Record<string, string>>;
 
-/** The key id of a principal: the first 12 hex characters of the SHA-256 of the key. */
-export const keyIdOf = (principal: string): string => principal.slice(0, 12);
-
 /**
  * A fixed-window limiter per key id whose counts live in the database (`petstore_rate_limits`),
  * so every process on one database shares them. Headers follow draft-ietf-httpapi-ratelimit-
@@ -32,7 +30,7 @@ export function createRateLimiter(options: RateLimitOptions, db: Kysely<Database
   const policy = `"default";q=${limit};w=${windowSeconds}`;
   return async (principal) => {
     const seconds = now().getTime() / 1000;
-    const { hits, windowStart } = await countRequest(db, keyIdOf(principal), Math.floor(seconds / windowSeconds) * windowSeconds);
+    const { hits, windowStart } = await countRequest(db, keyIdOfPrincipal(principal)!, Math.floor(seconds / windowSeconds) * windowSeconds);
     // At least 1: a window ending right now still means "not before the next second".
     const reset = Math.max(1, Math.ceil(windowStart + windowSeconds - seconds));
     const headers = { 'ratelimit-policy': policy, ratelimit: `"default";r=${Math.max(0, limit - hits)};t=${reset}` };

@@ -1,4 +1,3 @@
-import { invalidRequest } from '../http/errors.js';
 import { parseInt64Text } from '../schemas/int64.js';
 
 /**
@@ -40,14 +39,3 @@ export function readCursor(cursor: string, list: CursorState['list']): { status:
 
 /** The `details` entry of a cursor issued with another `status` filter than the request's. */
 export const CURSOR_OTHER_FILTER = { path: 'cursor', message: 'was issued for another status filter' } as const;
-
-/**
- * Decodes a cursor for `list` and checks it was issued with the same `status` filter
- * (`''` for none). Anything else is a 400 naming `cursor`.
- */
-export function decodeCursor(cursor: string, list: CursorState['list'], status: string): bigint {
-  const read = readCursor(cursor, list);
-  if (!read) throw invalidRequest([{ path: 'cursor', message: 'is not a cursor issued by this list' }]);
-  if (read.status !== status) throw invalidRequest([{ ...CURSOR_OTHER_FILTER }]);
-  return read.afterId;
-}

@@ -59,7 +59,12 @@ function pageStatements<A extends readonly unknown[]>(
       fromArray,
     );
   for (const rows of PAGE_ROWS) byRows.set(rows, define(rows));
-  return (rows) => byRows.get(rows) ?? define(rows);
+  return (rows) => {
+    const statement = byRows.get(rows);
+    // pageRows() only answers PAGE_ROWS: a statement defined here per call would be compiled per call.
+    if (statement === undefined) throw new Error(`petstore-router: no page statement reads ${rows} rows`);
+    return statement;
+  };
 }
 
 const listAll = pageStatements<[]>('list pets', { status: false, after: false });

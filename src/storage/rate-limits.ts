@@ -19,7 +19,10 @@ export interface WindowCount {
  */
 export async function countRequest(db: Kysely<Database>, keyId: string, windowStart: number): Promise<WindowCount> {
   const rows = await countRequestStatement.run(db, keyId, String(windowStart));
-  return rows[0]!;
+  // Numbers whatever the row mode: a caller's own pg.Pool or Kysely answers object rows, with
+  // `windowStart` as the text the statement selects.
+  const { hits, windowStart: start } = rows[0]!;
+  return { hits: Number(hits), windowStart: Number(start) };
 }
 
 /**

@@ -53,7 +53,7 @@ export function unreachableDatabase(): Kysely<Database> {
 }
 
 /** PostgreSQL that accepts connections and never answers (a hung database). */
-export async function hungDatabase(): Promise<{ db: Kysely<Database>; close(): Promise<void> }> {
+export async function hungDatabase(): Promise<{ db: Kysely<Database>; connections(): number; close(): Promise<void> }> {
   const sockets = new Set<import('node:net').Socket>();
   const server = createServer((s) => (sockets.add(s), s.on('error', () => {})));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -63,6 +63,8 @@ export async function hungDatabase(): Promise<{ db: Kysely<Database>; close(): P
   });
   return {
     db,
+    /** Connections the store's pool opened to the hung server so far. */
+    connections: () => sockets.size,
     async close() {
       for (const s of sockets) s.destroy();
       await new Promise<void>((r) => server.close(() => r()));
