@@ -7,7 +7,7 @@ const VALID_ID = /^[A-Za-z0-9\-_.:=]{1,200}$/;
 /**
  * The id of a request: its own `X-Request-Id` when valid, else a new random UUID. Every answer
  * carries it back. `crypto.randomUUID` is a web global (Node, Deno, Bun, workers) and draws from
- * a cached entropy pool, so an id costs well under a microsecond.
+ * a cached entropy pool (its cost per request: docs/performance.md).
  */
 export function requestIdOf(request: Request, bindings?: AdapterBindings): string {
   return requestIdFromHeader(requestHeader(request, 'x-request-id', bindings));
