@@ -5,7 +5,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { type Kysely, sql } from 'kysely';
 import { newPGlite, opened, pgliteKysely } from '../drivers/pglite/index.js';
 import type { Database } from '../storage/database.js';
-import { migrations } from '../storage/migrations/index.js';
+import { migrationsText } from '../storage/migrations-text.js';
 import { resetDatabase } from '../storage/reset.js';
 
 /**
@@ -57,7 +57,7 @@ export async function leaseSchema(): Promise<SchemaLease> {
   let schema = shared_.free.pop();
   if (schema === undefined) {
     schema = `petstore_test_${++shared_.made}`;
-    await buildSchema(shared_.admin, schema);
+    await buildSchema(shared_.pglite, schema);
   }
   const name = schema;
   let released: Promise<void> | undefined;
@@ -69,19 +69,16 @@ export async function leaseSchema(): Promise<SchemaLease> {
 }
 
 /**
- * Creates `schema` and runs our migrations' own `up` functions in it, in order, in one
- * transaction: the tables of `migrate(db, { schema })` (test/test-stores.test.ts compares the two
- * catalogs), without Kysely's Migrator around them, whose bookkeeping lists every table of the
- * database on each run and so grows slower with every live store (docs/testing.md). A test
- * schema is never migrated again (each process builds its own), so it keeps no bookkeeping.
- * Replacing this with `migrate(db, { schema })` is the plain path.
+ * Creates `schema` with our tables in one round trip: the text of every migration's statements
+ * (storage/migrations-text.ts), run as one implicit transaction by PGlite's multi-statement `exec`.
+ * The tables of `migrate(db, { schema })` (test/test-stores.test.ts compares the two catalogs),
+ * without Kysely's Migrator, whose bookkeeping lists every table of the database on each run and
+ * so grows slower with every live store, and without one round trip per statement
+ * (docs/testing.md). A test schema is never migrated again (each process builds its own), so it
+ * keeps no bookkeeping. Replacing this with `migrate(db, { schema })` is the plain path.
  */
-export async function buildSchema(db: Kysely<Database>, schema: string): Promise<void> {
-  await db.transaction().execute(async (tx) => {
-    await sql`create schema ${sql.id(schema)}`.execute(tx);
-    const scoped = tx.withSchema(schema);
-    for (const name of Object.keys(migrations).sort()) await migrations[name]!.up(scoped);
-  });
+export async function buildSchema(pglite: PGlite, schema: string): Promise<void> {
+  await pglite.exec(await migrationsText(schema));
 }
 
 /** How many schemas are free for reuse (for tests of this module). */
