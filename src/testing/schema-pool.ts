@@ -1,27 +1,24 @@
 // The shared PGlite of `petstore-router/testing`: one instance per process (initdb once), one
-// migrated schema per live test store, emptied and reused after `close()`. See docs/testing.md
+// migrated schema per live test store, emptied and kept for reuse after `close()`. See docs/testing.md
 // ("How a test store is made") for why a schema per store and not a PGlite per store.
 import type { PGlite } from '@electric-sql/pglite';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { newPGlite, opened, pgliteKysely } from '../drivers/pglite/index.js';
 import type { Database } from '../storage/database.js';
 import { migrationsText } from '../storage/migrations-text.js';
 import { resetDatabase } from '../storage/reset.js';
 
-/**
- * Emptied schemas kept for the next stores. A closed store's schema beyond this many is dropped,
- * so a burst of many live stores gives its memory back once they close.
- */
-export const MAX_FREE_SCHEMAS = 32;
-
 interface Instance {
   pglite: PGlite;
   /** Our own Kysely on the instance, for migrations and resets (never handed out). */
   admin: Kysely<Database>;
-  /** Migrated, empty schemas, ready for a store. */
+  /**
+   * Migrated, empty schemas, ready for a store: every closed store's schema, never dropped.
+   * Dropping one gives no memory back (PGlite's WASM memory never shrinks, and the dropped
+   * catalog rows stay as dead rows: each burst of new schemas then grew RSS again), while a kept
+   * one is a lease for the next store instead of a new build (docs/testing.md).
+   */
   free: string[];
-  /** Schemas being emptied for `free` (counted at once, so concurrent closes keep the bound). */
-  emptying: number;
   /** Schemas made so far: names are never reused within a process. */
   made: number;
 }
@@ -35,7 +32,7 @@ function shared(): Promise<Instance> {
     // Not owned: `admin.destroy()` is never called; the instance lives as long as the process
     // (an idle in-memory PGlite does not keep Node's event loop alive).
     const admin = await opened(pgliteKysely(pglite, false));
-    return { pglite, admin, free: [], emptying: 0, made: 0 };
+    return { pglite, admin, free: [], made: 0 };
   })().catch((error: unknown) => {
     instance = undefined;
     throw error;
@@ -47,7 +44,7 @@ function shared(): Promise<Instance> {
 export interface SchemaLease {
   readonly pglite: PGlite;
   readonly schema: string;
-  /** Empties the schema and keeps it for a next store (or drops it). Idempotent. */
+  /** Empties the schema and keeps it for a next store. Idempotent. */
   release(): Promise<void>;
 }
 
@@ -87,16 +84,7 @@ export async function freeSchemaCount(): Promise<number> {
 }
 
 async function giveBack(shared_: Instance, schema: string): Promise<void> {
-  if (shared_.free.length + shared_.emptying < MAX_FREE_SCHEMAS) {
-    shared_.emptying++;
-    try {
-      // TRUNCATE ... RESTART IDENTITY: no rows, ids from 1, the tables' storage freed.
-      await resetDatabase(shared_.admin, schema);
-      shared_.free.push(schema);
-    } finally {
-      shared_.emptying--;
-    }
-  } else {
-    await sql`drop schema ${sql.id(schema)} cascade`.execute(shared_.admin);
-  }
+  // TRUNCATE ... RESTART IDENTITY: no rows, ids from 1, the tables' storage freed.
+  await resetDatabase(shared_.admin, schema);
+  shared_.free.push(schema);
 }
