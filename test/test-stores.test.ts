@@ -5,7 +5,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { migrate } from 'petstore-router';
 import { type TestStore, createTestStore, seed } from 'petstore-router/testing';
-import { buildSchema, freeSchemaCount, leaseSchema } from '../src/testing/schema-pool.js';
+import { CHECKPOINT_EVERY, buildSchema, freeSchemaCount, leaseSchema } from '../src/testing/schema-pool.js';
 
 const test = suite('test stores');
 
@@ -184,6 +184,20 @@ test('a schema build that fails leaves nothing behind and the shared PGlite usab
     const t = await createTestStore();
     assert.is((await post(t, 'after a failed build')).status, 201);
     await t.close();
+  } finally {
+    await lease.release();
+  }
+});
+
+test('the shared WAL stays bounded: at most 32 MB, a checkpoint within every CHECKPOINT_EVERY closes', async () => {
+  const lease = await leaseSchema();
+  try {
+    const one = async <T>(text: string) => (await lease.pglite.query<T>(text)).rows[0]!;
+    assert.equal(await one(`select current_setting('max_wal_size') as max, current_setting('min_wal_size') as min`), { max: '32MB', min: '32MB' });
+    const redo = async () => (await one<{ redo: string }>('select redo_lsn::text as redo from pg_control_checkpoint()')).redo;
+    const before = await redo();
+    for (let i = 0; i < CHECKPOINT_EVERY; i++) await (await createTestStore()).close();
+    assert.is.not(await redo(), before, 'no checkpoint ran');
   } finally {
     await lease.release();
   }

@@ -15,7 +15,7 @@ import { resetDatabase } from '../storage/reset.js';
  * 16 MiB segment (and more RSS) every thousand or so stores (docs/testing.md).
  */
 const WAL_CONF = ['max_wal_size = 32MB', 'min_wal_size = 32MB'];
-const CHECKPOINT_EVERY = 256;
+export const CHECKPOINT_EVERY = 256;
 
 interface Instance {
   pglite: PGlite;
