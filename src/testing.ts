@@ -20,8 +20,8 @@ const schemas = new WeakMap<Kysely<Database>, string>();
 /**
  * A migrated, empty database isolated from every other one: its own PostgreSQL schema in the
  * process's shared in-memory PGlite, with the query builder bound to it. The first call of a
- * process takes seconds (initdb); later ones about a millisecond when a closed store's schema is
- * free for reuse, tens of milliseconds when a new schema is migrated (docs/testing.md). int8
+ * process takes seconds (initdb); later ones well under a millisecond when a closed store's schema
+ * is free for reuse, a few milliseconds when a new schema is built (docs/testing.md). int8
  * columns come back as `bigint`. Tests may run concurrently.
  *
  * Queries through Kysely's query builder reach the database's schema; raw SQL (Kysely's sql tag) must
@@ -113,8 +113,8 @@ export interface TestStore {
 
 /**
  * A store on its own {@link createTestDatabase}: one line of setup per test, isolated from every
- * other store (tests may run concurrently), about a millisecond once a process has made its
- * first (docs/testing.md).
+ * other store (tests may run concurrently), well under a millisecond once a process has made its
+ * first and a closed store's schema is free, a few milliseconds otherwise (docs/testing.md).
  *
  * @example
  * ```ts

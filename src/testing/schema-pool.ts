@@ -1,29 +1,37 @@
 // The shared PGlite of `petstore-router/testing`: one instance per process (initdb once), one
-// migrated schema per live test store, emptied and reused after `close()`. See docs/testing.md
+// migrated schema per live test store, emptied and kept for reuse after `close()`. See docs/testing.md
 // ("How a test store is made") for why a schema per store and not a PGlite per store.
 import type { PGlite } from '@electric-sql/pglite';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { newPGlite, opened, pgliteKysely } from '../drivers/pglite/index.js';
 import type { Database } from '../storage/database.js';
-import { migrations } from '../storage/migrations/index.js';
+import { migrationsText } from '../storage/migrations-text.js';
 import { resetDatabase } from '../storage/reset.js';
 
 /**
- * Emptied schemas kept for the next stores. A closed store's schema beyond this many is dropped,
- * so a burst of many live stores gives its memory back once they close.
+ * WAL of the shared instance: at most two 16 MiB segments kept, and a checkpoint every this many
+ * `close()`s. PGlite keeps its WAL in memory and, running as a single-user backend, never
+ * checkpoints on its own; each close's TRUNCATE writes WAL, so without this a long suite gained a
+ * 16 MiB segment (and more RSS) every thousand or so stores (docs/testing.md).
  */
-export const MAX_FREE_SCHEMAS = 32;
+const WAL_CONF = ['max_wal_size = 32MB', 'min_wal_size = 32MB'];
+export const CHECKPOINT_EVERY = 256;
 
 interface Instance {
   pglite: PGlite;
   /** Our own Kysely on the instance, for migrations and resets (never handed out). */
   admin: Kysely<Database>;
-  /** Migrated, empty schemas, ready for a store. */
+  /**
+   * Migrated, empty schemas, ready for a store: every closed store's schema, never dropped.
+   * Dropping one gives no memory back (PGlite's WASM memory never shrinks, and the dropped
+   * catalog rows stay as dead rows: each burst of new schemas then grew RSS again), while a kept
+   * one is a lease for the next store instead of a new build (docs/testing.md).
+   */
   free: string[];
-  /** Schemas being emptied for `free` (counted at once, so concurrent closes keep the bound). */
-  emptying: number;
   /** Schemas made so far: names are never reused within a process. */
   made: number;
+  /** `close()`s so far, for {@link CHECKPOINT_EVERY}. */
+  closes: number;
 }
 
 let instance: Promise<Instance> | undefined;
@@ -31,11 +39,11 @@ let instance: Promise<Instance> | undefined;
 /** The process's shared PGlite, created on first use. A failure is not cached. */
 function shared(): Promise<Instance> {
   instance ??= (async () => {
-    const pglite = newPGlite({});
+    const pglite = newPGlite({ postgresqlconf: WAL_CONF });
     // Not owned: `admin.destroy()` is never called; the instance lives as long as the process
     // (an idle in-memory PGlite does not keep Node's event loop alive).
     const admin = await opened(pgliteKysely(pglite, false));
-    return { pglite, admin, free: [], emptying: 0, made: 0 };
+    return { pglite, admin, free: [], made: 0, closes: 0 };
   })().catch((error: unknown) => {
     instance = undefined;
     throw error;
@@ -47,7 +55,7 @@ function shared(): Promise<Instance> {
 export interface SchemaLease {
   readonly pglite: PGlite;
   readonly schema: string;
-  /** Empties the schema and keeps it for a next store (or drops it). Idempotent. */
+  /** Empties the schema and keeps it for a next store. Idempotent. */
   release(): Promise<void>;
 }
 
@@ -57,7 +65,7 @@ export async function leaseSchema(): Promise<SchemaLease> {
   let schema = shared_.free.pop();
   if (schema === undefined) {
     schema = `petstore_test_${++shared_.made}`;
-    await buildSchema(shared_.admin, schema);
+    await buildSchema(shared_.pglite, schema);
   }
   const name = schema;
   let released: Promise<void> | undefined;
@@ -69,19 +77,16 @@ export async function leaseSchema(): Promise<SchemaLease> {
 }
 
 /**
- * Creates `schema` and runs our migrations' own `up` functions in it, in order, in one
- * transaction: the tables of `migrate(db, { schema })` (test/test-stores.test.ts compares the two
- * catalogs), without Kysely's Migrator around them, whose bookkeeping lists every table of the
- * database on each run and so grows slower with every live store (docs/testing.md). A test
- * schema is never migrated again (each process builds its own), so it keeps no bookkeeping.
- * Replacing this with `migrate(db, { schema })` is the plain path.
+ * Creates `schema` with our tables in one round trip: the text of every migration's statements
+ * (storage/migrations-text.ts), run as one implicit transaction by PGlite's multi-statement `exec`.
+ * The tables of `migrate(db, { schema })` (test/test-stores.test.ts compares the two catalogs),
+ * without Kysely's Migrator, whose bookkeeping lists every table of the database on each run and
+ * so grows slower with every live store, and without one round trip per statement
+ * (docs/testing.md). A test schema is never migrated again (each process builds its own), so it
+ * keeps no bookkeeping. Replacing this with `migrate(db, { schema })` is the plain path.
  */
-export async function buildSchema(db: Kysely<Database>, schema: string): Promise<void> {
-  await db.transaction().execute(async (tx) => {
-    await sql`create schema ${sql.id(schema)}`.execute(tx);
-    const scoped = tx.withSchema(schema);
-    for (const name of Object.keys(migrations).sort()) await migrations[name]!.up(scoped);
-  });
+export async function buildSchema(pglite: PGlite, schema: string): Promise<void> {
+  await pglite.exec(await migrationsText(schema));
 }
 
 /** How many schemas are free for reuse (for tests of this module). */
@@ -90,16 +95,9 @@ export async function freeSchemaCount(): Promise<number> {
 }
 
 async function giveBack(shared_: Instance, schema: string): Promise<void> {
-  if (shared_.free.length + shared_.emptying < MAX_FREE_SCHEMAS) {
-    shared_.emptying++;
-    try {
-      // TRUNCATE ... RESTART IDENTITY: no rows, ids from 1, the tables' storage freed.
-      await resetDatabase(shared_.admin, schema);
-      shared_.free.push(schema);
-    } finally {
-      shared_.emptying--;
-    }
-  } else {
-    await sql`drop schema ${sql.id(schema)} cascade`.execute(shared_.admin);
-  }
+  // TRUNCATE ... RESTART IDENTITY: no rows, ids from 1, the tables' storage freed.
+  await resetDatabase(shared_.admin, schema);
+  shared_.free.push(schema);
+  // Recycles the WAL segments before the checkpoint (the memory they hold is reused, not grown).
+  if (++shared_.closes % CHECKPOINT_EVERY === 0) await shared_.pglite.exec('checkpoint');
 }

@@ -54,14 +54,15 @@ export async function opened(db: Kysely<Database>): Promise<Kysely<Database>> {
 
 /**
  * @internal Shared with `petstore-router/testing`, not part of the public API. A PGlite of ours,
- * in memory, in `dataDir`, or started from a `dumpDataDir()` tarball.
+ * in memory, in `dataDir`, or started from a `dumpDataDir()` tarball; `postgresqlconf`: lines
+ * PGlite adds to its postgresql.conf.
  */
-export function newPGlite(options: { dataDir?: string | undefined; loadDataDir?: Blob | File }): PGlite {
+export function newPGlite(options: { dataDir?: string | undefined; loadDataDir?: Blob | File; postgresqlconf?: string[] }): PGlite {
   // int8 as bigint on instances we create, so ids past 2^53 are exact end to end. One options
   // object: PGlite 0.5 ignores the second argument when the first is not a string, so
   // `new PGlite(undefined, { parsers })` would silently drop the parser.
   const parsers = { [types.INT8]: (v: string) => BigInt(v) };
-  return new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, parsers });
+  return new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, postgresqlconf: options.postgresqlconf, parsers });
 }
 
 /**
