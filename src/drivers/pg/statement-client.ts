@@ -103,15 +103,23 @@ export class StatementClient implements Watched {
       values: unknown[],
       callback: (error: Error | undefined, result: PostgresQueryResult<R>) => void,
     ) => void;
-    const result = new Promise<PostgresQueryResult<R>>((resolve, reject) => {
-      query.call(this.client, config, values, (error, answer) => (error ? reject(error) : resolve(answer)));
-    });
+    // The watchdog's bookkeeping is done in pg's callback: no second promise chained per query.
     const { watchdog } = this.statements;
     if (watchdog !== undefined) {
       this.startedAt = Date.now();
       watchdog.start(this);
-      result.then(this.#finished, this.#finished);
     }
-    return result;
+    return new Promise<PostgresQueryResult<R>>((resolve, reject) => {
+      try {
+        query.call(this.client, config, values, (error, answer) => {
+          if (watchdog !== undefined) this.#finished();
+          if (error) reject(error);
+          else resolve(answer);
+        });
+      } catch (error) {
+        if (watchdog !== undefined) this.#finished();
+        throw error;
+      }
+    });
   }
 }
