@@ -15,22 +15,25 @@ export function plainStatementConfig(name: string | undefined, text: string): St
   return name === undefined ? { text, rowMode: 'array' } : { name, text, rowMode: 'array' };
 }
 
-const shared = new Map<string, StatementConfig>();
+/** By text (each a string whose hash V8 keeps, so a lookup hashes nothing): named and unnamed configs. */
+const named = new Map<string, StatementConfig>();
+const unnamed = new Map<string, StatementConfig>();
 
 /**
  * The fast path: one config per statement and name, reused by every query. Its fields are
  * inherited from a prototype and it has no own property, so pg's copy of it has nothing to copy
  * (pg reads the fields by plain property access, which finds them on the prototype, and its copy
- * keeps that prototype); pg sets the values and callback on its copy, never on ours. Delete this function and use
- * {@link plainStatementConfig} to go back to the plain path; test/pg-query-config.test.ts runs both.
+ * keeps that prototype); pg sets the values and callback on its copy, never on ours. Delete this
+ * function and use {@link plainStatementConfig} to go back to the plain path;
+ * test/pg-query-config.test.ts runs both.
  */
 export function sharedStatementConfig(name: string | undefined, text: string): StatementConfig {
-  const key = name === undefined ? text : `${name}\n${text}`;
-  let config = shared.get(key);
-  if (config === undefined) {
+  const configs = name === undefined ? unnamed : named;
+  let config = configs.get(text);
+  if (config === undefined || config.name !== name) {
     config = Object.create(plainStatementConfig(name, text)) as StatementConfig;
     // The store compiles a few statements per dialect and schema (own-statements.ts caps them).
-    if (shared.size < 2048) shared.set(key, config);
+    if (configs.size < 1024) configs.set(text, config);
   }
   return config;
 }
