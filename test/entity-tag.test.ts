@@ -31,6 +31,13 @@ test('a change of any one character of the body, or of the Link, changes the tag
   assert.is(entityTag(null, long), entityTag(null, 'x'.repeat(100_000)));
 });
 
+test('the Link and the body are hashed as one text, Link, line feed, body (encoded in two parts, never concatenated)', () => {
+  const link = '<http://x/v1/pets?limit=20&cursor=eyJhIjoiMTAyMCJ9>; rel="next"';
+  for (const body of ['', '[]', '[{"id":"1","name":"Rëx 🐕"}]', 'é'.repeat(40_000), `\udc00${'x'.repeat(10)}`]) {
+    for (const l of [link, 'ü€𐍈\ud800', '']) assert.is(entityTag(l, body), entityTag(null, `${l}\n${body}`), `${l} / ${body.slice(0, 20)}`);
+  }
+});
+
 test('If-None-Match: weak comparison, lists, *, and malformed fields that match nothing', () => {
   const tag = '"5-0123456789abcdef"';
   for (const field of [tag, `W/${tag}`, `"a", ${tag}`, `W/"a",W/${tag}`, ` ${tag} `, `${tag},`, '*', ' * ']) {

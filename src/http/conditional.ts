@@ -1,7 +1,7 @@
 import type { AdapterBindings } from '../bindings.js';
 import { entityTag, ifNoneMatchMatches } from './entity-tag.js';
 import { requestHeader } from './header.js';
-import { type Answer, JsonAnswer, plainResponse, setHeaders } from './respond.js';
+import { type Answer, JsonAnswer, plainResponse, setHeader } from './respond.js';
 
 /** How every tagged answer may be cached: by the client only, and revalidated before each use. */
 export const CACHE_CONTROL = 'private, no-cache';
@@ -34,7 +34,8 @@ export function conditionalAnswer(request: Request, answer: Answer, bindings?: A
 
 function tagged(request: Request, answer: Answer, text: string, link: string | null, bindings: AdapterBindings | undefined): Answer {
   const tag = entityTag(link, text);
-  setHeaders(answer, { etag: tag, 'cache-control': CACHE_CONTROL });
+  setHeader(answer, 'etag', tag);
+  setHeader(answer, 'cache-control', CACHE_CONTROL);
   const condition = requestHeader(request, 'if-none-match', bindings);
   if (condition === null || !ifNoneMatchMatches(condition, tag)) return answer;
   const fields = answer instanceof JsonAnswer ? Object.entries(answer.headers) : [...answer.headers];

@@ -16,19 +16,28 @@ let words = new Int32Array(bytes.buffer);
  * never a wrong 304).
  */
 export function entityTag(link: string | null, body: string): string {
-  const text = link === null ? body : `${link}\n${body}`;
+  // The bytes hashed are UTF-8 of `${link}\n${body}` (or of the body alone), but encoded in two
+  // parts: concatenating would build a new string of the whole body for the encoder to flatten,
+  // while the body itself stays unflattened for the writer (twice the copying of a large page).
+  const length = link === null ? body.length : link.length + 1 + body.length;
   // UTF-8 takes at most 3 bytes per UTF-16 code unit; room for the zero padding of the last word.
-  if (text.length * 3 + 4 > bytes.length) {
-    bytes = new Uint8Array((text.length * 3 + 7) & ~3);
+  if (length * 3 + 4 > bytes.length) {
+    bytes = new Uint8Array((length * 3 + 7) & ~3);
     words = new Int32Array(bytes.buffer);
   }
-  const { written } = encoder.encodeInto(text, bytes);
+  let written = 0;
+  if (link !== null) {
+    written = encoder.encodeInto(link, bytes).written;
+    bytes[written++] = 0x0a;
+  }
+  written += encoder.encodeInto(body, written === 0 ? bytes : bytes.subarray(written)).written;
   bytes.fill(0, written, (written + 3) & ~3);
   const count = (written + 3) >>> 2;
+  const w = words;
   let h1 = 0xdeadbeef ^ written;
   let h2 = 0x41c6ce57 ^ written;
   for (let i = 0; i < count; i++) {
-    const word = words[i]!;
+    const word = w[i]!;
     h1 = Math.imul(h1 ^ word, 2654435761);
     h2 = Math.imul(h2 ^ word, 1597334677);
     h1 ^= h1 >>> 15;
@@ -39,8 +48,12 @@ export function entityTag(link: string | null, body: string): string {
   return `"${written.toString(36)}-${hex8(h2)}${hex8(h1)}"`;
 }
 
+/** Two lower-case hex digits for each byte value: a table read is far cheaper than `toString(16)` + `padStart`. */
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/** The 8 lower-case hex digits of a 32-bit value. */
 function hex8(n: number): string {
-  return (n >>> 0).toString(16).padStart(8, '0');
+  return HEX[n >>> 24]! + HEX[(n >>> 16) & 255]! + HEX[(n >>> 8) & 255]! + HEX[n & 255]!;
 }
 
 // An entity-tag (RFC 9110 section 8.8.3): optional weakness prefix, then a quoted string.

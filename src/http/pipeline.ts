@@ -10,7 +10,7 @@ import { type OnError, type OnResponse, type Seen, createReporter } from './on-r
 import type { RateLimiter } from './rate-limit.js';
 import { requestIdOf } from './request-id.js';
 import { requestUrlOf } from './request-url.js';
-import { type Answer, errorResponse, setHeaders, toApiError, toResponse } from './respond.js';
+import { type Answer, errorResponse, setHeader, setHeaders, toApiError, toResponse } from './respond.js';
 
 export interface PipelineOptions {
   store: StoreContext;
@@ -116,7 +116,7 @@ export function createPipeline({ store, routes, publicRoutes = [], authenticate,
     seen: Seen | undefined,
     bindings: AdapterBindings | undefined,
   ): Response {
-    setHeaders(answer, { 'x-request-id': requestId });
+    setHeader(answer, 'x-request-id', requestId);
     if (allowOrigin !== undefined) cors!.decorate(answer, allowOrigin);
     if (seen) report!(request, answer.status, requestId, seen, bindings);
     return toResponse(answer, request.method, bindings);

@@ -31,6 +31,12 @@ export function jsonResponse(status: number, body: string, headers?: Record<stri
   return new JsonAnswer(status, body, { 'content-type': JSON_TYPE, ...headers });
 }
 
+/** One header field added to an answer (set, replacing any of the same name), with no object to build. */
+export function setHeader(answer: Answer, name: string, value: string): void {
+  if (answer instanceof JsonAnswer) answer.headers[name] = value;
+  else answer.headers.set(name, value);
+}
+
 /** Route headers added to an answer (set, replacing any of the same name). */
 export function setHeaders(answer: Answer, headers: Record<string, string>): void {
   if (answer instanceof JsonAnswer) Object.assign(answer.headers, headers);

@@ -73,17 +73,21 @@ const listByStatus = pageStatements<[status: PetStatus]>('list pets by status', 
 const listByStatusAfter = pageStatements<[status: PetStatus, afterId: bigint]>('list pets by status after an id', { status: true, after: true });
 
 /** Inserts a pet; one round trip (`insert ... returning`). */
-export async function insertPet(db: Kysely<Database>, pet: NewPet): Promise<PetRecord> {
-  const rows = await insertPetStatement.run(db, pet.name, pet.categoryId, pet.status ?? 'available');
+export function insertPet(db: Kysely<Database>, pet: NewPet): Promise<PetRecord> {
+  return insertPetStatement.run(db, pet.name, pet.categoryId, pet.status ?? 'available').then(insertedRow);
+}
+
+function insertedRow(rows: PetRecord[]): PetRecord {
   if (rows.length === 0) throw new Error('petstore-router: insert returned no row');
   return rows[0]!;
 }
 
 /** Finds one pet by id, or undefined. */
-export async function findPet(db: Kysely<Database>, id: bigint): Promise<PetRecord | undefined> {
-  const rows = await findPetStatement.run(db, id);
-  return rows[0];
+export function findPet(db: Kysely<Database>, id: bigint): Promise<PetRecord | undefined> {
+  return findPetStatement.run(db, id).then(firstRow);
 }
+
+const firstRow = (rows: PetRecord[]): PetRecord | undefined => rows[0];
 
 export interface ListPetsParams {
   limit: number;

@@ -1,4 +1,4 @@
-import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
 import { registerOwnStatement } from '../drivers/own-statements.js';
 import type { Database } from './database.js';
 
@@ -33,17 +33,29 @@ export class Statement<A extends readonly unknown[], R> {
   ) {}
 
   /** Runs the statement with `args` on `db` (a Kysely or a Transaction) and maps its rows. */
-  async run(db: Kysely<Database>, ...args: A): Promise<R[]> {
-    const { query, sources, raw } = this.#compile(db);
+  run(db: Kysely<Database>, ...args: A): Promise<R[]> {
+    // Not an async function: the mapping is chained on Kysely's promise, one promise hop fewer.
+    let compiled: Compiled;
+    try {
+      compiled = this.#compile(db);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const { query, sources, raw } = compiled;
     const parameters = sources.map((source, i) => (source === -1 ? query.parameters[i] : args[source]));
-    const { rows } = await raw.executeQuery<unknown>({ ...query, parameters });
-    // Our drivers answer the store's own texts with array rows; any other driver with objects
-    // already keyed by the statement's column names.
+    return raw.executeQuery<unknown>({ ...query, parameters }).then(this.#records);
+  }
+
+  /**
+   * Our drivers answer the store's own texts with array rows; any other driver with objects
+   * already keyed by the statement's column names.
+   */
+  readonly #records = ({ rows }: QueryResult<unknown>): R[] => {
     if (rows.length === 0 || !Array.isArray(rows[0])) return rows as R[];
     const records = new Array<R>(rows.length);
     for (let i = 0; i < rows.length; i++) records[i] = this.fromArray(rows[i] as unknown[]);
     return records;
-  }
+  };
 
   #compile(db: Kysely<Database>): Compiled {
     let compiled = this.#compiled.get(db);

@@ -13,6 +13,7 @@
  * | BENCH_REF             | git ref of the petstore-ref server, for A/B runs (HEAD)  |
  * | BENCH_SCENARIOS       | comma list: list,filter,get,create                       |
  * | BENCH_PROFILE=1       | run our server with `node --cpu-prof` (profiles in .cache/bench/profiles) |
+ * | BENCH_PROFILE_ALL=1   | with BENCH_PROFILE: profile every server, the baselines too, to compare them |
  * | BENCH_PORT            | first port of the HTTP suite's servers (18080)          |
  * | BENCH_SCALE_ROWS      | the large table of the scale suite (1000000; quick 100000) |
  */
@@ -37,6 +38,7 @@ export const config = {
   ref: process.env.BENCH_REF ?? 'HEAD',
   scenarios: list('BENCH_SCENARIOS', ['list', 'filter', 'get', 'create']),
   profile: process.env.BENCH_PROFILE === '1',
+  profileAll: process.env.BENCH_PROFILE_ALL === '1',
   scaleRows: int('BENCH_SCALE_ROWS', quick ? 100_000 : 1_000_000),
   /** Pets in the table during the HTTP suite (get-by-id picks among them). */
   httpRows: 10_000,

@@ -51,11 +51,18 @@ function guardClient(client: pg.PoolClient): pg.PoolClient {
 export function statementPool(pool: pg.Pool, statements: PoolStatements): PostgresPool {
   const wrapped = new WeakMap<pg.PoolClient, StatementClient>();
   return {
-    async connect() {
-      const client = guardClient(await pool.connect());
-      let statementClient = wrapped.get(client);
-      if (statementClient === undefined) wrapped.set(client, (statementClient = new StatementClient(client, statements)));
-      return statementClient.lent() as unknown as PostgresPoolClient;
+    connect() {
+      // pg-pool's documented callback form inside one promise of ours: an async function awaiting
+      // pg-pool's promise form costs more promise hops on every query.
+      return new Promise<PostgresPoolClient>((resolve, reject) => {
+        pool.connect((error, connected) => {
+          if (error || connected === undefined) return reject(error);
+          const client = guardClient(connected);
+          let statementClient = wrapped.get(client);
+          if (statementClient === undefined) wrapped.set(client, (statementClient = new StatementClient(client, statements)));
+          resolve(statementClient.lent() as unknown as PostgresPoolClient);
+        });
+      });
     },
     end: () => {
       statements.watchdog?.close();

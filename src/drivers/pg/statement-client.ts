@@ -2,6 +2,7 @@ import type { PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
 import { ownStatement } from '../own-statements.js';
 import type { CancelTarget } from './cancel.js';
+import { statementConfig } from './query-config.js';
 import type { Watchdog, Watched } from './watchdog.js';
 
 /** What one pool of ours decided about its statements; shared by all its clients. */
@@ -19,7 +20,7 @@ const STATEMENT_NAME_CONFLICT = new Set(['26000', '42P05']);
 const BEGIN = /^(?:begin|start transaction)\b/i;
 const END = /^(?:commit|rollback)$/i;
 
-type Config = pg.QueryConfig | pg.QueryArrayConfig;
+type Config = string | pg.QueryConfig | pg.QueryArrayConfig;
 
 /**
  * A pg PoolClient as Kysely's `PostgresPoolClient` sees it, sending the store's own statements
@@ -62,14 +63,14 @@ export class StatementClient implements Watched {
         if (BEGIN.test(text)) this.#inTransaction = true;
         else if (END.test(text)) this.#inTransaction = false;
       }
-      return this.#send({ text, values: values as unknown[] });
+      return this.#send(text, values as unknown[]);
     }
     const parameters = values as unknown[];
-    if (!this.statements.naming || this.#inTransaction) return this.#send({ text, values: parameters, rowMode: 'array' });
-    return this.#send<R>({ name: own.name, text, values: parameters, rowMode: 'array' }).catch((error: unknown) => {
+    if (!this.statements.naming || this.#inTransaction) return this.#send(statementConfig(undefined, text), parameters);
+    return this.#send<R>(statementConfig(own.name, text), parameters).catch((error: unknown) => {
       if (!STATEMENT_NAME_CONFLICT.has((error as { code?: unknown }).code as string)) throw error;
       this.statements.naming = false;
-      return this.#send<R>({ text, values: parameters, rowMode: 'array' });
+      return this.#send<R>(statementConfig(undefined, text), parameters);
     });
   }
 
@@ -92,20 +93,33 @@ export class StatementClient implements Watched {
     this.client.release(true);
   }
 
-  #send<R>(config: Config): Promise<PostgresQueryResult<R>> {
+  #send<R>(config: Config, values: unknown[]): Promise<PostgresQueryResult<R>> {
     // pg's documented callback form, in our own promise: pg's promise form wraps every query in two
     // promises and a per-query `catch` closure, which kept V8's young generation full of survivors
     // (several times the garbage collection per query, measured in docs/performance.md, item 27).
-    const query = this.client.query as (config: Config, callback: (error: Error | undefined, result: PostgresQueryResult<R>) => void) => void;
-    const result = new Promise<PostgresQueryResult<R>>((resolve, reject) => {
-      query.call(this.client, config, (error, answer) => (error ? reject(error) : resolve(answer)));
-    });
+    // The text or config and the values apart: `client.query(textOrConfig, values, callback)`.
+    const query = this.client.query as (
+      config: Config,
+      values: unknown[],
+      callback: (error: Error | undefined, result: PostgresQueryResult<R>) => void,
+    ) => void;
+    // The watchdog's bookkeeping is done in pg's callback: no second promise chained per query.
     const { watchdog } = this.statements;
     if (watchdog !== undefined) {
       this.startedAt = Date.now();
       watchdog.start(this);
-      result.then(this.#finished, this.#finished);
     }
-    return result;
+    return new Promise<PostgresQueryResult<R>>((resolve, reject) => {
+      try {
+        query.call(this.client, config, values, (error, answer) => {
+          if (watchdog !== undefined) this.#finished();
+          if (error) reject(error);
+          else resolve(answer);
+        });
+      } catch (error) {
+        if (watchdog !== undefined) this.#finished();
+        throw error;
+      }
+    });
   }
 }
