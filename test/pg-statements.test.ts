@@ -46,6 +46,16 @@ pgTest('PostgreSQL: only the store\'s own statements are named, each by the SHA-
       assert.is(name, `petstore_${createHash('sha256').update(statement).digest('hex').slice(0, 32)}`);
       assert.match(statement, /petstore_pets/);
     }
+    // A caller's query of the very SQL text of one of ours (without our mark) is the caller's: not
+    // named, and its rows come back as objects.
+    const pet = await insertPet(db, { name: 'same-sql', categoryId: 1n });
+    const ours = named.find((n) => n.statement.includes('where "id" = $1'))!.statement;
+    const callers = await namesAfter(db, async (conn) => {
+      const same = ours.replace('/* petstore-router */ ', '');
+      const { rows } = await conn.executeQuery({ sql: same, parameters: [pet.id], query: undefined as never, queryId: undefined as never });
+      assert.equal(rows, [{ id: pet.id, name: 'same-sql', categoryId: '1', status: 'available' }], 'object rows');
+    });
+    assert.equal(callers, [], "a caller's identical SQL is not named");
     // Inside a transaction nothing is named (a refused name there would abort the transaction).
     const inTransaction = await namesAfter(db, (conn) => conn.transaction().execute(storeWork));
     assert.is(inTransaction.length, 0);

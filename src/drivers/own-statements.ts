@@ -13,6 +13,13 @@ export interface OwnStatement {
   readonly name: string;
 }
 
+/**
+ * The comment every text of the store's own statements starts with (storage/statement.ts): a
+ * caller's query of the same SQL without it is a different text, so it is never taken for ours.
+ * It also names the store's statements in PostgreSQL's logs and pg_stat_statements.
+ */
+export const OWN_STATEMENT_MARK = '/* petstore-router */ ';
+
 /** The store compiles a few statements per dialect and schema; past this, new ones run as plain queries. */
 const MAX_OWN_STATEMENTS = 1024;
 const own = new Map<string, OwnStatement>();

@@ -1,5 +1,5 @@
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
-import { registerOwnStatement } from '../drivers/own-statements.js';
+import { OWN_STATEMENT_MARK, registerOwnStatement } from '../drivers/own-statements.js';
 import type { Database } from './database.js';
 
 /** Stands for an argument while a statement is compiled. */
@@ -61,7 +61,10 @@ export class Statement<A extends readonly unknown[], R> {
     let compiled = this.#compiled.get(db);
     if (compiled === undefined) {
       const slots = Array.from({ length: this.arity }, (_, i) => new Slot(i));
-      const query = this.build(db, ...(slots as never[])).compile() as CompiledQuery<unknown>;
+      const built = this.build(db, ...(slots as never[])).compile() as CompiledQuery<unknown>;
+      // Marked as ours in its text: the drivers treat only registered texts as the store's own, and
+      // no caller's query carries this comment, so a caller's identical SQL is never touched.
+      const query = { ...built, sql: `${OWN_STATEMENT_MARK}${built.sql}` };
       const sources = query.parameters.map((p) => (p instanceof Slot ? p.index : -1));
       registerOwnStatement(query.sql);
       compiled = { query, sources, raw: db.withoutPlugins() };
