@@ -16,6 +16,7 @@
 import { type Kysely, sql } from 'kysely';
 import { type Database, createPetStore } from 'petstore-router';
 import { createPGliteDatabase } from 'petstore-router/pglite';
+import { entityTag } from '../../src/http/entity-tag.js';
 import { findPet, insertPet, listPets } from '../../src/storage/pets.js';
 import { config } from './config.js';
 import { seedPets } from './db.js';
@@ -106,6 +107,7 @@ export async function runInProcess(log: (s: string) => void): Promise<string> {
     const blocks = config.quick ? 10 : 40;
     const perBlock = 100;
     const rows: (string | number)[][] = [];
+    const handlerMedians = new Map<string, number>();
     for (const c of cases(db, store.fetch)) {
       const variants = { fetch: c.viaFetch, handler: c.handlerOnly, kysely: c.viaKysely, statements: c.viaStatements };
       const samples: Record<string, number[]> = { fetch: [], handler: [], kysely: [], statements: [] };
@@ -126,6 +128,7 @@ export async function runInProcess(log: (s: string) => void): Promise<string> {
       log(
         `  ${c.name}: statements ${fmt.us(median(q))} us, handler ${h.length ? fmt.us(median(h)) : 'n/a'} us, fetch ${fmt.us(median(f))} us, kysely builder ${fmt.us(median(k))} us`,
       );
+      if (h.length) handlerMedians.set(c.name, median(h));
       rows.push([
         c.name,
         fmt.us(median(q)),
@@ -166,8 +169,46 @@ export async function runInProcess(log: (s: string) => void): Promise<string> {
         ],
         rows,
       ),
+      '',
+      await etagCost(store.fetch, handlerMedians, blocks),
     ].join('\n');
   } finally {
     await db.destroy();
   }
+}
+
+/**
+ * What the conditional GET's `ETag` (decisions.md, "conditional GET") costs the three GET
+ * operations: the tag of each one's real answer (body and `Link`), hashed in alternating blocks,
+ * against the median of `store.fetch` for that operation measured above.
+ */
+async function etagCost(fetch: (r: Request) => Promise<Response>, handlerMedians: Map<string, number>, blocks: number): Promise<string> {
+  const headers = { authorization: `Bearer ${config.apiKey}` };
+  const answers: [string, string][] = [
+    ['list (limit 20)', `${ORIGIN}/v1/pets?limit=20`],
+    ['filter (status, limit 100)', `${ORIGIN}/v1/pets?status=available&limit=100`],
+    ['get by id', `${ORIGIN}/v1/pets/1`],
+  ];
+  const rows: (string | number)[][] = [];
+  for (const [name, url] of answers) {
+    const res = await fetch(new Request(url, { headers }));
+    const link = res.headers.get('link');
+    const body = await res.text();
+    const samples: number[] = [];
+    for (let i = 0; i < 2_000; i++) entityTag(link, body); // warm-up
+    for (let b = 0; b < blocks; b++) {
+      const started = performance.now();
+      for (let i = 0; i < 1_000; i++) entityTag(link, body);
+      samples.push(((performance.now() - started) * 1000) / 1_000);
+    }
+    const tag = median(samples);
+    const handler = handlerMedians.get(name);
+    rows.push([name, Buffer.byteLength(body), tag.toFixed(2), handler === undefined ? 'n/a' : `${((tag / handler) * 100).toFixed(1)}%`]);
+  }
+  return [
+    'The `ETag` of conditional GET: the tag of each operation\'s real answer, hashed alone (median of blocks of 1,000), and',
+    'its share of the `store.fetch` median above.',
+    '',
+    table(['operation', 'body bytes', 'ETag us', 'share of store.fetch'], rows),
+  ].join('\n');
 }
