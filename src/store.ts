@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { StoreBindings, type createBindings } from './bindings.js';
 import type { StoreContext } from './context.js';
+import { attachStatementRunner, statementRunnerOf } from './drivers/statement-runner.js';
 import { DEFAULT_DEPRECATED_AT, DEFAULT_SUNSET_AT } from './deprecation.js';
 import { type KeysOption, createAuthenticator } from './http/auth.js';
 import { type CorsOptions, createCors } from './http/cors.js';
@@ -199,7 +200,7 @@ export function createPetStore(options: PetStoreOptions): PetStore {
   const store: StoreContext = {
     // Every statement of the store is built by Kysely's query builder, so WithSchemaPlugin
     // qualifies its tables (and statements are compiled per Kysely instance, storage/statement.ts).
-    db: options.schema === undefined ? db : db.withSchema(checkSchemaName(options.schema, 'options.schema')),
+    db: options.schema === undefined ? db : inSchema(db, checkSchemaName(options.schema, 'options.schema')),
     now: options.now ?? (() => new Date()),
     basePath: normaliseBasePath(options.basePath ?? '/v1'),
     deprecation: {
@@ -232,6 +233,17 @@ export function createPetStore(options: PetStoreOptions): PetStore {
     fetch: (request: Request, bindings?: unknown) => handle(request, StoreBindings.for(request, bindings)),
     basePath: store.basePath,
   });
+}
+
+/**
+ * `db` with its tables in `schema`. It runs on the same connections, so the direct path its driver
+ * attached to `db` (drivers/statement-runner.ts) serves it too.
+ */
+function inSchema(db: Kysely<Database>, schema: string): Kysely<Database> {
+  const scoped = db.withSchema(schema);
+  const runner = statementRunnerOf(db);
+  if (runner !== undefined) attachStatementRunner(scoped, runner);
+  return scoped;
 }
 
 function openApiServers({ openapi }: PetStoreOptions): OpenApiServer[] | undefined {

@@ -1,5 +1,6 @@
 import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
 import { OWN_STATEMENT_MARK, registerOwnStatement } from '../drivers/own-statements.js';
+import { statementRunnerOf } from '../drivers/statement-runner.js';
 import type { Database } from './database.js';
 
 /** Stands for an argument while a statement is compiled. */
@@ -32,9 +33,13 @@ export class Statement<A extends readonly unknown[], R> {
     private readonly arity: A['length'],
   ) {}
 
-  /** Runs the statement with `args` on `db` (a Kysely or a Transaction) and maps its rows. */
+  /**
+   * Runs the statement with `args` on `db` (a Kysely or a Transaction) and maps its rows: by the
+   * runner its driver attached to `db` when there is one (drivers/statement-runner.ts), else by
+   * Kysely's public `executeQuery`.
+   */
   run(db: Kysely<Database>, ...args: A): Promise<R[]> {
-    // Not an async function: the mapping is chained on Kysely's promise, one promise hop fewer.
+    // Not an async function: the mapping is chained on the driver's promise, one promise hop fewer.
     let compiled: Compiled;
     try {
       compiled = this.#compile(db);
@@ -43,14 +48,18 @@ export class Statement<A extends readonly unknown[], R> {
     }
     const { query, sources, raw } = compiled;
     const parameters = sources.map((source, i) => (source === -1 ? query.parameters[i] : args[source]));
-    return raw.executeQuery<unknown>({ ...query, parameters }).then(this.#records);
+    const runner = statementRunnerOf(db);
+    if (runner !== undefined) return runner.run(query.sql, parameters, this.#records);
+    return raw.executeQuery<unknown>({ ...query, parameters }).then(this.#recordsOf);
   }
+
+  readonly #recordsOf = ({ rows }: QueryResult<unknown>): R[] => this.#records(rows);
 
   /**
    * Our drivers answer the store's own texts with array rows; any other driver with objects
    * already keyed by the statement's column names.
    */
-  readonly #records = ({ rows }: QueryResult<unknown>): R[] => {
+  readonly #records = (rows: readonly unknown[]): R[] => {
     if (rows.length === 0 || !Array.isArray(rows[0])) return rows as R[];
     const records = new Array<R>(rows.length);
     for (let i = 0; i < rows.length; i++) records[i] = this.fromArray(rows[i] as unknown[]);

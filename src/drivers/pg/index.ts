@@ -4,7 +4,9 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../../storage/database.js';
 import { migrateOrDestroy } from '../../storage/migrate.js';
-import { borrowedPool, ownPool, statementPool } from './pool.js';
+import { attachStatementRunner } from '../statement-runner.js';
+import { borrowedPool, lender, ownPool, statementPool } from './pool.js';
+import { poolStatementRunner } from './pool-runner.js';
 import { Watchdog } from './watchdog.js';
 
 /** Options of {@link createPostgresDatabase}. */
@@ -51,14 +53,20 @@ export async function createPostgresDatabase(
   source: string | pg.PoolConfig | pg.Pool,
   options: PostgresDatabaseOptions = {},
 ): Promise<Kysely<Database>> {
-  let pool;
   if (source instanceof pg.Pool) {
-    pool = borrowedPool(source);
-  } else {
-    const { statement_timeout: timeout, ...config } = typeof source === 'string' ? { connectionString: source } : source;
-    const timeoutMs = timeout === false ? 0 : (timeout ?? DEFAULT_STATEMENT_TIMEOUT_MS);
-    pool = statementPool(ownPool(config), { naming: options.preparedStatements !== false, watchdog: timeoutMs > 0 ? new Watchdog(timeoutMs) : undefined });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: borrowedPool(source) }) });
+    return options.migrate === false ? db : migrateOrDestroy(db);
   }
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const { statement_timeout: timeout, ...config } = typeof source === 'string' ? { connectionString: source } : source;
+  const timeoutMs = timeout === false ? 0 : (timeout ?? DEFAULT_STATEMENT_TIMEOUT_MS);
+  const pool = ownPool(config);
+  const statements = { naming: options.preparedStatements !== false, watchdog: timeoutMs > 0 ? new Watchdog(timeoutMs) : undefined };
+  const lend = lender(pool, statements);
+  // The store's own statements on this Kysely skip its executor (statement-runner.ts) once Kysely
+  // has opened its driver: only an opened driver is ended by `db.destroy()`, which must end the
+  // pool. Delete the attach and they take Kysely's path, with the same results
+  // (test/statement-runner.test.ts).
+  const open = () => attachStatementRunner(db, poolStatementRunner(lend));
+  const db: Kysely<Database> = new Kysely<Database>({ dialect: new PostgresDialect({ pool: statementPool(pool, statements, lend, open) }) });
   return options.migrate === false ? db : migrateOrDestroy(db);
 }

@@ -43,25 +43,45 @@ function guardClient(client: pg.PoolClient): pg.PoolClient {
   return client;
 }
 
+/** Lends a client of a pool of ours: `callback` gets it (its StatementClient) or the connect error. */
+export type Lend = (callback: (error: Error | undefined, client: StatementClient | undefined) => void) => void;
+
+/**
+ * The lending of a pool of ours, shared by Kysely's path ({@link statementPool}) and the direct
+ * path (pool-runner.ts): pg-pool's documented callback form, each pg client wrapped in one
+ * {@link StatementClient} for its whole life, so both paths see the same client state.
+ */
+export function lender(pool: pg.Pool, statements: PoolStatements): Lend {
+  const wrapped = new WeakMap<pg.PoolClient, StatementClient>();
+  return (callback) => {
+    pool.connect((error, connected) => {
+      if (error || connected === undefined) return callback(error ?? new Error('petstore-router: the pool lent no client'), undefined);
+      const client = guardClient(connected);
+      let statementClient = wrapped.get(client);
+      if (statementClient === undefined) wrapped.set(client, (statementClient = new StatementClient(client, statements)));
+      callback(undefined, statementClient.lent());
+    });
+  };
+}
+
 /**
  * What Kysely's PostgresDialect sees of a pool of ours (its structural `PostgresPool`): clients
  * wrapped in a {@link StatementClient}, one per pg client so Kysely keeps one connection object per
- * client, and `end()` ending the pool.
+ * client, and `end()` ending the pool. `onFirstConnect` runs when Kysely first asks for a client,
+ * that is once its driver is initialised (so `db.destroy()` will end the pool).
  */
-export function statementPool(pool: pg.Pool, statements: PoolStatements): PostgresPool {
-  const wrapped = new WeakMap<pg.PoolClient, StatementClient>();
+export function statementPool(pool: pg.Pool, statements: PoolStatements, lend: Lend, onFirstConnect?: () => void): PostgresPool {
+  let opened = false;
   return {
     connect() {
-      // pg-pool's documented callback form inside one promise of ours: an async function awaiting
-      // pg-pool's promise form costs more promise hops on every query.
+      if (!opened) {
+        opened = true;
+        onFirstConnect?.();
+      }
+      // The callback form inside one promise of ours: an async function awaiting pg-pool's promise
+      // form costs more promise hops on every query.
       return new Promise<PostgresPoolClient>((resolve, reject) => {
-        pool.connect((error, connected) => {
-          if (error || connected === undefined) return reject(error);
-          const client = guardClient(connected);
-          let statementClient = wrapped.get(client);
-          if (statementClient === undefined) wrapped.set(client, (statementClient = new StatementClient(client, statements)));
-          resolve(statementClient.lent() as unknown as PostgresPoolClient);
-        });
+        lend((error, client) => (error ? reject(error) : resolve(client as unknown as PostgresPoolClient)));
       });
     },
     end: () => {

@@ -22,6 +22,9 @@ const END = /^(?:commit|rollback)$/i;
 
 type Config = string | pg.QueryConfig | pg.QueryArrayConfig;
 
+/** pg's query callback: an error (pg passes null for none), or the result. */
+export type Callback<R> = (error: Error | null | undefined, result: PostgresQueryResult<R> | undefined) => void;
+
 /**
  * A pg PoolClient as Kysely's `PostgresPoolClient` sees it, sending the store's own statements
  * (drivers/own-statements.ts) through pg's documented query config: `rowMode: 'array'` always, and
@@ -57,20 +60,29 @@ export class StatementClient implements Watched {
   }
 
   query<R>(text: string, values: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> {
+    return new Promise<PostgresQueryResult<R>>((resolve, reject) => {
+      this.send<R>(text, values as unknown[], (error, result) => (error ? reject(error) : resolve(result!)));
+    });
+  }
+
+  /**
+   * {@link query} in pg's callback form, for the direct path (pool-runner.ts): one promise of the
+   * caller's per statement instead of one here and one there.
+   */
+  send<R>(text: string, values: unknown[], callback: Callback<R>): void {
     const own = ownStatement(text);
     if (own === undefined) {
       if (values.length === 0) {
         if (BEGIN.test(text)) this.#inTransaction = true;
         else if (END.test(text)) this.#inTransaction = false;
       }
-      return this.#send(text, values as unknown[]);
+      return this.#send(text, values, callback);
     }
-    const parameters = values as unknown[];
-    if (!this.statements.naming || this.#inTransaction) return this.#send(statementConfig(undefined, text), parameters);
-    return this.#send<R>(statementConfig(own.name, text), parameters).catch((error: unknown) => {
-      if (!STATEMENT_NAME_CONFLICT.has((error as { code?: unknown }).code as string)) throw error;
+    if (!this.statements.naming || this.#inTransaction) return this.#send(statementConfig(undefined, text), values, callback);
+    this.#send<R>(statementConfig(own.name, text), values, (error, result) => {
+      if (!error || !STATEMENT_NAME_CONFLICT.has((error as { code?: unknown }).code as string)) return callback(error, result);
       this.statements.naming = false;
-      return this.#send<R>(statementConfig(undefined, text), parameters);
+      this.#send<R>(statementConfig(undefined, text), values, callback);
     });
   }
 
@@ -93,33 +105,32 @@ export class StatementClient implements Watched {
     this.client.release(true);
   }
 
-  #send<R>(config: Config, values: unknown[]): Promise<PostgresQueryResult<R>> {
-    // pg's documented callback form, in our own promise: pg's promise form wraps every query in two
-    // promises and a per-query `catch` closure, which kept V8's young generation full of survivors
-    // (several times the garbage collection per query, measured in docs/performance.md, item 27).
+  #send<R>(config: Config, values: unknown[], callback: Callback<R>): void {
+    // pg's documented callback form: pg's promise form wraps every query in two promises and a
+    // per-query `catch` closure, which kept V8's young generation full of survivors (several times
+    // the garbage collection per query, docs/performance.md, item 27).
     // The text or config and the values apart: `client.query(textOrConfig, values, callback)`.
-    const query = this.client.query as (
-      config: Config,
-      values: unknown[],
-      callback: (error: Error | undefined, result: PostgresQueryResult<R>) => void,
-    ) => void;
-    // The watchdog's bookkeeping is done in pg's callback: no second promise chained per query.
+    const query = this.client.query as (config: Config, values: unknown[], callback: Callback<R>) => void;
+    // The watchdog's bookkeeping is done in pg's callback: nothing chained per query.
     const { watchdog } = this.statements;
-    if (watchdog !== undefined) {
-      this.startedAt = Date.now();
-      watchdog.start(this);
-    }
-    return new Promise<PostgresQueryResult<R>>((resolve, reject) => {
+    if (watchdog === undefined) {
       try {
-        query.call(this.client, config, values, (error, answer) => {
-          if (watchdog !== undefined) this.#finished();
-          if (error) reject(error);
-          else resolve(answer);
-        });
+        query.call(this.client, config, values, callback);
       } catch (error) {
-        if (watchdog !== undefined) this.#finished();
-        throw error;
+        callback(error as Error, undefined);
       }
-    });
+      return;
+    }
+    this.startedAt = Date.now();
+    watchdog.start(this);
+    try {
+      query.call(this.client, config, values, (error, answer) => {
+        this.#finished();
+        callback(error, answer);
+      });
+    } catch (error) {
+      this.#finished();
+      callback(error as Error, undefined);
+    }
   }
 }

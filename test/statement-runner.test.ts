@@ -1,0 +1,123 @@
+// The direct path for the store's own statements (src/drivers/statement-runner.ts) against
+// Kysely's plain path, on PostgreSQL: same rows, same errors; taken only on the Kysely the driver
+// created (never in a transaction or on a connection-bound Kysely); and `db.destroy()` still ends
+// the pool when only the direct path ran.
+import { type Kysely, sql } from 'kysely';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createPostgresDatabase } from '../src/drivers/pg/index.js';
+import { createPetStore, migrate } from '../src/index.js';
+import { type StatementRunner, attachStatementRunner, statementRunnerOf } from '../src/drivers/statement-runner.js';
+import type { Database } from '../src/storage/database.js';
+import { findPet, insertPet, listPets } from '../src/storage/pets.js';
+import { countRequest } from '../src/storage/rate-limits.js';
+import { postgresSuite } from './helpers/postgres-test.js';
+
+const test = postgresSuite(suite<{ db: Kysely<Database>; runs: number }>('statement runner', { db: undefined as never, runs: 0 }));
+
+test.before(async (context) => {
+  context.db = await createPostgresDatabase(process.env.DATABASE_URL!);
+  const runner = statementRunnerOf(context.db);
+  assert.ok(runner, 'a pool of ours gets the direct path');
+  // Counts what goes the direct way, so each case can tell which path it took.
+  const counting: StatementRunner = {
+    run: (sql, parameters, map) => {
+      context.runs++;
+      return runner.run(sql, parameters, map);
+    },
+  };
+  attachStatementRunner(context.db, counting);
+});
+test.after(async ({ db }) => db.destroy());
+
+/** The same work through both paths: `db` (direct) and a copy of it without the runner (plain). */
+async function both<T>(context: { db: Kysely<Database>; runs: number }, work: (db: Kysely<Database>) => Promise<T>): Promise<[T, T]> {
+  const plainDb = context.db.withoutPlugins();
+  assert.is(statementRunnerOf(plainDb), undefined);
+  const before = context.runs;
+  const direct = await work(context.db);
+  assert.ok(context.runs > before, 'the direct path ran');
+  const afterDirect = context.runs;
+  const plain = await work(plainDb);
+  assert.is(context.runs, afterDirect, 'the plain path did not use the runner');
+  return [direct, plain];
+}
+
+test('inserts and reads back the same pets either way', async (context) => {
+  const [a, b] = await both(context, (db) => insertPet(db, { name: 'Ünïcode "quoted" 🐈', categoryId: 9_007_199_254_740_993n, status: 'pending' }));
+  assert.is(a.name, b.name);
+  assert.is(a.categoryId, '9007199254740993', 'int64 past 2^53 stays exact');
+  assert.is(b.categoryId, '9007199254740993');
+  assert.is(BigInt(b.id) - BigInt(a.id), 1n);
+  const [foundA, foundB] = await both(context, (db) => findPet(db, BigInt(a.id)));
+  assert.equal(foundA, a);
+  assert.equal(foundB, a);
+  const [missingA, missingB] = await both(context, (db) => findPet(db, 9_223_372_036_854_775_807n));
+  assert.is(missingA, undefined);
+  assert.is(missingB, undefined);
+});
+
+test('every page shape gives the same page either way', async (context) => {
+  for (let i = 0; i < 25; i++) await insertPet(context.db, { name: `runner-${i}`, categoryId: 1n, status: i % 2 ? 'sold' : 'available' });
+  const first = await listPets(context.db, { limit: 5 });
+  const afterId = BigInt(first.items[2]!.id);
+  for (const params of [{ limit: 20 }, { limit: 5, afterId }, { limit: 50, status: 'sold' as const }, { limit: 3, status: 'available' as const, afterId }]) {
+    const [direct, plain] = await both(context, (db) => listPets(db, params));
+    assert.equal(direct, plain, `${params.limit} ${params.status ?? ""} ${params.afterId ?? ""}`);
+    assert.ok(direct.items.length > 0);
+  }
+});
+
+test('an upsert returns the same counts either way', async (context) => {
+  const key = `runner-${Date.now()}`;
+  const [a, b] = await both(context, (db) => countRequest(db, key, 1_700_000_000));
+  assert.equal(a, { hits: 1, windowStart: 1_700_000_000 });
+  assert.equal(b, { hits: 2, windowStart: 1_700_000_000 });
+});
+
+test('a failing statement rejects with the same PostgreSQL error either way', async (context) => {
+  // A category id past int8: PostgreSQL refuses it (22003), nothing is stored.
+  const failing = (db: Kysely<Database>) => insertPet(db, { name: 'too big', categoryId: 2n ** 63n }).then(() => 'stored', (e: { code?: string }) => e.code);
+  const [direct, plain] = await both(context, failing);
+  assert.is(direct, '22003');
+  assert.is(plain, '22003');
+  // The client went back to the pool after the failure: the next statements still run.
+  const pet = await insertPet(context.db, { name: 'after failure', categoryId: 1n });
+  assert.equal(await findPet(context.db, BigInt(pet.id)), pet);
+});
+
+test('statements in a transaction or on one connection never take the direct path', async (context) => {
+  const before = context.runs;
+  const inTransaction = await context.db.transaction().execute((trx) => insertPet(trx, { name: 'in transaction', categoryId: 1n }));
+  const onConnection = await context.db.connection().execute((conn) => findPet(conn, BigInt(inTransaction.id)));
+  assert.equal(onConnection, inTransaction);
+  assert.is(context.runs, before);
+});
+
+test("a store's schema option keeps the direct path, in its schema", async (context) => {
+  const schema = 'statement_runner_schema';
+  await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(context.db);
+  await migrate(context.db, { schema });
+  const store = createPetStore({ db: context.db, keys: ['runner-key'], schema });
+  const before = context.runs;
+  const response = await store.fetch(
+    new Request('http://x/v1/pets', { method: 'POST', headers: { authorization: 'Bearer runner-key', 'content-type': 'application/json' }, body: '{"name":"in schema","categoryId":1}' }),
+  );
+  assert.is(response.status, 201);
+  assert.ok(context.runs > before, 'the direct path ran');
+  const { rows } = await sql<{ name: string }>`select name from ${sql.id(schema, 'petstore_pets')}`.execute(context.db);
+  assert.equal(rows, [{ name: 'in schema' }], 'stored in the schema, not in public');
+});
+
+test('a Kysely never queried gets the direct path once its driver opened, and destroy() still ends its pool', async () => {
+  const db = await createPostgresDatabase(process.env.DATABASE_URL!, { migrate: false });
+  assert.is(statementRunnerOf(db), undefined, 'not before Kysely opened its driver (destroy() would leave the pool open)');
+  const pet = await insertPet(db, { name: 'lazy', categoryId: 1n });
+  assert.ok(statementRunnerOf(db), 'attached once Kysely lent its first connection');
+  assert.equal(await findPet(db, BigInt(pet.id)), pet);
+  await db.destroy();
+  const after = await findPet(db, BigInt(pet.id)).then(() => 'answered', (e: Error) => e.message);
+  assert.match(after, /end|destroyed/i, 'the pool was ended by destroy()');
+});
+
+test.run();
