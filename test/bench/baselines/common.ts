@@ -8,12 +8,20 @@
  * unnamed with object rows, as idiomatic pg code does (PostgreSQL parses and plans every query:
  * more database work than petstore-router's, reported as PostgreSQL CPU per request by the bench).
  *
+ * The API's operating and caching rules are the same for every server (../shared/spec/decisions.md,
+ * "Operating and integrating"; docs/decisions.md): every answer carries `X-Request-Id` (the
+ * request's own when valid, else a new UUID), and a GET's 200 carries an `ETag` and
+ * `Cache-Control: private, no-cache` and becomes a 304 when `If-None-Match` matches. The baselines
+ * tag with petstore-router's own entity-tag function (the cheapest we know), so every server
+ * hashes the same bytes the same way and the comparison is of everything else.
+ *
  * Deliberate, documented differences (they make the baselines do slightly *less* work than us, so
  * the comparison is conservative): request bodies are read with `JSON.parse`, so `categoryId`
  * past 2^53 is refused instead of kept exact, and `1.0` is accepted as an integer.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import pg from 'pg';
+import { entityTag, ifNoneMatchMatches } from '../../../src/http/entity-tag.js';
 
 export const BASE = '/v1';
 
@@ -177,4 +185,24 @@ export function errorJson(status: number, code: string, message: string, details
   const body: ErrorBody = { code, message, status };
   if (details) body.details = details;
   return JSON.stringify(body);
+}
+
+/** An `X-Request-Id` a server keeps (the API's rule): 1 to 200 of `A-Z a-z 0-9 - _ . : =`. */
+const VALID_ID = /^[A-Za-z0-9\-_.:=]{1,200}$/;
+
+/** The request's id: its own `X-Request-Id` when valid, else a new random UUID. */
+export function requestIdOf(given: string | string[] | undefined): string {
+  return typeof given === 'string' && VALID_ID.test(given) ? given : randomUUID();
+}
+
+/** How a tagged GET answer may be cached, as petstore-router sends it. */
+export const CACHE_CONTROL = 'private, no-cache';
+
+/**
+ * The validator of a GET's 200 answer (its body and `Link` header, as petstore-router tags them)
+ * and whether the request's `If-None-Match` matches it (then the answer is a 304).
+ */
+export function validator(body: string, link: string | undefined, ifNoneMatch: string | undefined): { etag: string; notModified: boolean } {
+  const etag = entityTag(link ?? null, body);
+  return { etag, notModified: ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, etag) };
 }

@@ -3,14 +3,16 @@
  * validation (ajv) of querystring, params and body, an `onRequest` hook for the key, response
  * schemas (fast-json-stringify), the same SQL on the same indexes, sent as idiomatic pg code
  * sends it: `pool.query(text, values)`, unnamed statements (parsed and planned by PostgreSQL on
- * every query) and object rows.
+ * every query) and object rows. The request id is Fastify's own (`genReqId`, sent back from the
+ * `onRequest` hook), the ETag an `onSend` hook over the serialised payload, as `@fastify/etag`
+ * does it, with the shared entity-tag function (common.ts).
  *
  *   node --import tsx test/bench/baselines/fastify-pg.ts --database URL --port N   (keys: PETSTORE_API_KEYS)
  */
 import Fastify, { type FastifyReply } from 'fastify';
 import {
-  BASE, CREDENTIALS, DEPRECATION_HEADERS, SQL, pageRows, STATUSES, type PetRow, createKeyCheck, createPool, decodeCursor,
-  encodeCursor, errorJson, isInt64, nameProblem, serverArgs,
+  BASE, CACHE_CONTROL, CREDENTIALS, DEPRECATION_HEADERS, SQL, pageRows, STATUSES, type PetRow, createKeyCheck, createPool,
+  decodeCursor, encodeCursor, errorJson, isInt64, nameProblem, requestIdOf, serverArgs, validator,
 } from './common.js';
 
 const { database, keys, port, host } = serverArgs();
@@ -30,7 +32,14 @@ class HttpError extends Error {
   }
 }
 
-const app = Fastify({ logger: false, bodyLimit: 65_536, ajv: { customOptions: { allErrors: true } } });
+const app = Fastify({
+  logger: false,
+  bodyLimit: 65_536,
+  ajv: { customOptions: { allErrors: true } },
+  // The API's request-id rule: the request's own X-Request-Id when valid, else a new UUID.
+  requestIdHeader: false,
+  genReqId: (req) => requestIdOf(req.headers['x-request-id']),
+});
 
 const Pet = {
   type: 'object',
@@ -68,13 +77,27 @@ app.setErrorHandler((error, _request, reply) => {
 });
 app.setNotFoundHandler((_request, reply) => reject(reply, new HttpError(404, 'not_found', 'no such resource')));
 
-app.addHook('onRequest', async (request) => {
+app.addHook('onRequest', async (request, reply) => {
+  reply.header('x-request-id', request.id);
   const header = request.headers.authorization;
   const challenge = (error?: string) => ({ 'www-authenticate': error ? `Bearer error="${error}"` : 'Bearer' });
   if (header === undefined) throw new HttpError(401, 'unauthorized', 'an API key is required', undefined, challenge());
   const m = CREDENTIALS.exec(header);
   if (!m) throw new HttpError(401, 'unauthorized', 'malformed Authorization header', undefined, challenge('invalid_request'));
   if (!keyOk(m[1]!)) throw new HttpError(401, 'unauthorized', 'the API key is not valid', undefined, challenge('invalid_token'));
+});
+
+// Conditional GET: a GET's 200 is tagged from its serialised body and Link; a matching
+// If-None-Match turns it into a 304 without a body.
+app.addHook('onSend', (request, reply, payload, done) => {
+  if (request.method !== 'GET' || reply.statusCode !== 200 || typeof payload !== 'string') return done(null, payload);
+  const link = reply.getHeader('link');
+  const { etag, notModified } = validator(payload, typeof link === 'string' ? link : undefined, request.headers['if-none-match']);
+  reply.header('etag', etag).header('cache-control', CACHE_CONTROL);
+  if (!notModified) return done(null, payload);
+  reply.code(304).removeHeader('content-type').removeHeader('content-length');
+  if (!reply.hasHeader('deprecation')) reply.removeHeader('link');
+  done(null, '');
 });
 
 await app.register(

@@ -2,15 +2,17 @@
  * Baseline: the pet store API hand-written on `node:http` + `pg`, the least a careful developer
  * would write for the same semantics (auth, validation, same SQL, same indexes), sending the SQL
  * as petstore-router does on its own pools: named statements (pg's query config `name`) with
- * array rows (`rowMode: 'array'`). It is the floor petstore-router's standalone server is
- * measured against.
+ * array rows (`rowMode: 'array'`). Every answer carries `X-Request-Id`; a GET's 200 carries
+ * `ETag` and `Cache-Control` and becomes a 304 on a matching `If-None-Match` (common.ts). It is
+ * the floor petstore-router's standalone server is measured against.
  *
  *   node --import tsx test/bench/baselines/node-pg.ts --database URL --port N   (keys: PETSTORE_API_KEYS)
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import {
-  BASE, CREDENTIALS, DEPRECATION_HEADERS, SQL, pageRows, STATUSES, type PetTuple, type Status, createKeyCheck, createPool,
-  decodeCursor, encodeCursor, errorJson, isInt64, nameProblem, named, serverArgs, tupleJson, tuplesJson,
+  BASE, CACHE_CONTROL, CREDENTIALS, DEPRECATION_HEADERS, SQL, pageRows, STATUSES, type PetTuple, type Status, createKeyCheck,
+  createPool, decodeCursor, encodeCursor, errorJson, isInt64, nameProblem, named, requestIdOf, serverArgs, tupleJson, tuplesJson,
+  validator,
 } from './common.js';
 
 const { database, keys, port, host } = serverArgs();
@@ -29,10 +31,23 @@ class HttpError {
   ) {}
 }
 
-/** Every answer is written in one call, with Content-Length. */
-function send(res: ServerResponse, status: number, body: string, headers?: Record<string, string>): void {
-  res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body), ...headers });
+/** Every answer is written in one call, with Content-Length and the request's id. */
+function send(res: ServerResponse, id: string, status: number, body: string, headers?: Record<string, string>): void {
+  res.writeHead(status, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(body), 'x-request-id': id, ...headers });
   res.end(body);
+}
+
+/** A GET's 200: tagged, or a 304 with the fields a 304 keeps when the client's tag matches. */
+function sendTagged(req: IncomingMessage, res: ServerResponse, id: string, body: string, headers?: Record<string, string>): void {
+  const { etag, notModified } = validator(body, headers?.link, req.headers['if-none-match']);
+  if (notModified) {
+    const kept: Record<string, string> = { etag, 'cache-control': CACHE_CONTROL, 'x-request-id': id };
+    if (headers?.deprecation) Object.assign(kept, headers);
+    res.writeHead(304, kept);
+    res.end();
+    return;
+  }
+  send(res, id, 200, body, { ...headers, etag, 'cache-control': CACHE_CONTROL });
 }
 
 function authenticate(req: IncomingMessage): void {
@@ -43,7 +58,7 @@ function authenticate(req: IncomingMessage): void {
   if (!keyOk(m[1]!)) throw new HttpError(401, 'unauthorized', 'the API key is not valid', undefined, { 'www-authenticate': 'Bearer error="invalid_token"' });
 }
 
-async function listPets(req: IncomingMessage, res: ServerResponse, query: URLSearchParams): Promise<void> {
+async function listPets(req: IncomingMessage, res: ServerResponse, id: string, query: URLSearchParams): Promise<void> {
   const details: { path: string; message: string }[] = [];
   const one = (name: string) => {
     const all = query.getAll(name);
@@ -81,15 +96,15 @@ async function listPets(req: IncomingMessage, res: ServerResponse, query: URLSea
     next.set('cursor', encodeCursor(status ?? '', rows[limit - 1]![0]));
     headers = { link: `<http://${req.headers.host}${BASE}/pets?${next}>; rel="next"` };
   }
-  send(res, 200, tuplesJson(rows), headers);
+  sendTagged(req, res, id, tuplesJson(rows), headers);
 }
 
-async function getPet(req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
+async function getPet(req: IncomingMessage, res: ServerResponse, requestId: string, id: string): Promise<void> {
   const headers = { ...DEPRECATION_HEADERS, link: `<http://${req.headers.host}${BASE}/pets>; rel="successor-version"` };
-  if (!isInt64(id)) return send(res, 400, errorJson(400, 'invalid_request', 'invalid request: petId', [{ path: 'petId', message: 'must be a decimal int64' }]), headers);
+  if (!isInt64(id)) return send(res, requestId, 400, errorJson(400, 'invalid_request', 'invalid request: petId', [{ path: 'petId', message: 'must be a decimal int64' }]), headers);
   const { rows } = await pool.query<PetTuple>(named(SQL.get, [id]));
-  if (rows.length === 0) return send(res, 404, errorJson(404, 'not_found', `pet ${id} does not exist`), headers);
-  send(res, 200, tupleJson(rows[0]!), headers);
+  if (rows.length === 0) return send(res, requestId, 404, errorJson(404, 'not_found', `pet ${id} does not exist`), headers);
+  sendTagged(req, res, requestId, tupleJson(rows[0]!), headers);
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -108,7 +123,7 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-async function createPet(req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function createPet(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
   if (!/^application\/json\s*(?:;|$)/i.test(req.headers['content-type'] ?? '')) {
     throw new HttpError(415, 'unsupported_media_type', 'the request body must be application/json');
   }
@@ -134,10 +149,10 @@ async function createPet(req: IncomingMessage, res: ServerResponse): Promise<voi
   if (details.length) throw new HttpError(400, 'invalid_request', 'invalid request', details);
   const { rows } = await pool.query<PetTuple>(named(SQL.insert, [name, String(categoryId), status ?? 'available']));
   const pet = rows[0]!;
-  send(res, 201, tupleJson(pet), { location: `http://${req.headers.host}${BASE}/pets/${pet[0]}` });
+  send(res, requestId, 201, tupleJson(pet), { location: `http://${req.headers.host}${BASE}/pets/${pet[0]}` });
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
   const url = req.url ?? '/';
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
@@ -145,22 +160,23 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   authenticate(req);
   const method = req.method === 'HEAD' ? 'GET' : req.method;
   if (path === `${BASE}/pets`) {
-    if (method === 'GET') return listPets(req, res, new URLSearchParams(q < 0 ? '' : url.slice(q + 1)));
-    if (method === 'POST') return createPet(req, res);
+    if (method === 'GET') return listPets(req, res, id, new URLSearchParams(q < 0 ? '' : url.slice(q + 1)));
+    if (method === 'POST') return createPet(req, res, id);
     throw new HttpError(405, 'method_not_allowed', `${req.method} is not allowed here`, undefined, { allow: 'GET, HEAD, POST' });
   }
   if (path.startsWith(`${BASE}/pets/`) && path.indexOf('/', BASE.length + 6) < 0) {
-    if (method === 'GET') return getPet(req, res, path.slice(BASE.length + 6));
+    if (method === 'GET') return getPet(req, res, id, path.slice(BASE.length + 6));
     throw new HttpError(405, 'method_not_allowed', `${req.method} is not allowed here`, undefined, { allow: 'GET, HEAD' });
   }
   throw new HttpError(404, 'not_found', 'no such resource');
 }
 
 const server = createServer((req, res) => {
-  handle(req, res).catch((e: unknown) => {
+  const id = requestIdOf(req.headers['x-request-id']);
+  handle(req, res, id).catch((e: unknown) => {
     if (res.headersSent) return void res.destroy();
-    if (e instanceof HttpError) return send(res, e.status, errorJson(e.status, e.code, e.message, e.details), e.headers);
-    send(res, 500, errorJson(500, 'internal_error', 'internal server error'));
+    if (e instanceof HttpError) return send(res, id, e.status, errorJson(e.status, e.code, e.message, e.details), e.headers);
+    send(res, id, 500, errorJson(500, 'internal_error', 'internal server error'));
   });
 });
 server.keepAliveTimeout = 65_000;
