@@ -58,4 +58,18 @@ test('the principal is a digest of the key, never the key', async () => {
   assert.not.match(a, /secret/);
 });
 
+
+
+test('a plain key and its sha256: form give the same principal; only configured keys pass', async () => {
+  const digest = (await import('node:crypto')).createHash('sha256').update('secret-key-1').digest('hex');
+  const plain = createAuthenticator(['secret-key-1', `sha256:${'0'.repeat(64)}`]);
+  const hashed = createAuthenticator([`sha256:${digest.toUpperCase()}`]);
+  assert.is(await plain(request('Bearer secret-key-1')), digest);
+  assert.is(await hashed(request('Bearer secret-key-1')), digest);
+  // Near misses of a plain key (a prefix, another case, one more character) are refused.
+  for (const near of ['secret-key-', 'SECRET-KEY-1', 'secret-key-11']) {
+    assert.is(await status(plain, `Bearer ${near}`), '401 Bearer error="invalid_token"', near);
+    assert.is(await status(hashed, `Bearer ${near}`), '401 Bearer error="invalid_token"', near);
+  }
+});
 test.run();

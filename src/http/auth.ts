@@ -67,10 +67,21 @@ export function createAuthenticator(keys: KeysOption): Authenticate {
   }
   checkKeys(keys);
   const accepted = keys.map((k) => (SHA256_KEY.test(k) ? k.slice(7).toLowerCase() : sha256Hex(k)));
-  // The presented key is hashed synchronously (see sha256.ts: no thread-pool round trip per request);
-  // its hex digest is also the principal (idempotency keys are scoped by it).
+  // The plain keys of the option, each with its digest: a presented plain key is found without
+  // hashing it again on every request. It holds nothing the option does not already hold (the
+  // plain keys are in the caller's array), never grows, and a lookup tells no more than the
+  // answer's status does (accepted or not). `sha256:` keys are not in it: their plain form is
+  // never kept.
+  const plain = new Map<string, string>();
+  keys.forEach((k, i) => SHA256_KEY.test(k) || plain.set(k, accepted[i]!));
+  // Any other key is hashed synchronously (see sha256.ts: no thread-pool round trip per request)
+  // and compared with every accepted digest; the digest is also the principal (idempotency keys
+  // and rate limits are scoped by it).
   return (request, bindings) => {
-    const digest = sha256Hex(presentedKey(request, bindings));
+    const key = presentedKey(request, bindings);
+    const known = plain.get(key);
+    if (known !== undefined) return known;
+    const digest = sha256Hex(key);
     if (!matchesAny(digest, accepted)) throw invalidKey();
     return digest;
   };
