@@ -105,6 +105,7 @@ export function compileHandler(documentation: RouteDocumentation, spec: RouteSpe
   const query = entriesOf(shape.query);
   const headers = entriesOf(shape.headers);
   const body = shape.body?.schema;
+  const parseBody = shape.body?.parse;
   const { refine, handler } = spec;
   const inPath = [...documentation.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]).sort();
   const declared = Object.keys(shape.params ?? {}).sort();
@@ -129,9 +130,13 @@ export function compileHandler(documentation: RouteDocumentation, spec: RouteSpe
       body: undefined as unknown,
     };
     if (body !== undefined) {
-      const parsed = v.safeParse(body, raw, { abortEarly: false });
-      if (parsed.success) input.body = parsed.output;
-      else (details ??= []).push(...issuesToDetails(parsed.issues));
+      const fast = parseBody?.(raw as Record<string, unknown>);
+      if (fast !== undefined) input.body = fast;
+      else {
+        const parsed = v.safeParse(body, raw, { abortEarly: false });
+        if (parsed.success) input.body = parsed.output;
+        else (details ??= []).push(...issuesToDetails(parsed.issues));
+      }
     }
     if (details === undefined && refine) {
       const crossed = refine(input as RouteInput);

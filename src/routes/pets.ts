@@ -6,7 +6,7 @@ import { jsonResponse } from '../http/respond.js';
 import type { PetRecord } from '../model.js';
 import { pageResponse } from '../pagination/page-response.js';
 import { int64Path } from '../schemas/int64.js';
-import { NewPetSchema } from '../schemas/pet.js';
+import { NewPetSchema, parseNewPet } from '../schemas/pet.js';
 import { cursorMatchesStatus, cursorQuery, limitQuery, petStatusQuery } from '../schemas/query.js';
 import type { Database } from '../storage/database.js';
 import type { StoredResponse } from '../storage/idempotency.js';
@@ -49,7 +49,7 @@ export const createPetRoute = defineRoute({
   summary: 'Add an animal',
   description: `Adds an animal. The body is \`application/json\`, at most ${MAX_BODY_BYTES} bytes.`,
   tags: ['pets'],
-  request: { headers: { 'Idempotency-Key': idempotencyKeyHeader }, body: { schema: NewPetSchema, component: 'NewPet' } },
+  request: { headers: { 'Idempotency-Key': idempotencyKeyHeader }, body: { schema: NewPetSchema, component: 'NewPet', parse: parseNewPet } },
   responses: {
     '201': {
       description: 'Animal added; the body carries the assigned `id`.',

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { Int64 } from './int64.js';
+import { INT64_MAX, INT64_MIN, Int64 } from './int64.js';
 
 /** The availability values of a pet. */
 export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
@@ -39,3 +39,22 @@ export const NewPetSchema = v.object({
   categoryId: Int64,
   status: v.optional(PetStatusSchema, 'available'),
 });
+
+/** What {@link NewPetSchema} gives a handler. */
+export type NewPetInput = v.InferOutput<typeof NewPetSchema>;
+
+/**
+ * The fast form of {@link NewPetSchema}: its output for a body it accepts, undefined for any other
+ * (valibot then decides and words the 400, so the messages have one source).
+ * test/new-pet-parse.test.ts checks that the two agree.
+ */
+export function parseNewPet(raw: Record<string, unknown>): NewPetInput | undefined {
+  if ('id' in raw) return undefined;
+  const { name, categoryId, status } = raw;
+  if (typeof name !== 'string' || typeof categoryId !== 'bigint') return undefined;
+  if (categoryId < INT64_MIN || categoryId > INT64_MAX) return undefined;
+  if (status !== undefined && status !== 'available' && status !== 'pending' && status !== 'sold') return undefined;
+  const length = codePointLength(name);
+  if (length < 1 || length > NAME_MAX || name.trim().length === 0 || UNSTORABLE.test(name)) return undefined;
+  return { name, categoryId, status: status ?? 'available' };
+}
