@@ -89,16 +89,23 @@ export class NodeBodyReader implements BodyReader {
   };
 
   readonly #onEnd = () => {
-    this.#finish();
+    // The listeners stay: after 'end' only 'close' (and perhaps 'error') can come, both ignored
+    // once the body ended, and removing four listeners per request costs more than keeping them
+    // for the request's last moments. Nothing to pause either: the stream has ended.
+    this.#ended = true;
     const waiter = this.#waiter;
     this.#waiter = undefined;
     waiter?.resolve({ done: true, value: undefined });
   };
 
-  readonly #onError = (error: Error) => this.#fail(error);
+  readonly #onError = (error: Error) => {
+    if (!this.#ended) this.#fail(error);
+  };
 
   // 'close' before 'end': the connection went away mid-body (Node may not emit 'error' then).
-  readonly #onClose = () => this.#fail(new Error('the request closed before its body ended'));
+  readonly #onClose = () => {
+    if (!this.#ended) this.#fail(new Error('the request closed before its body ended'));
+  };
 }
 
 /**

@@ -153,10 +153,20 @@ export function compileHandler(documentation: RouteDocumentation, spec: RouteSpe
   function handle(req: RouteRequest): Promise<Answer> {
     try {
       if (gone !== undefined && isSunset(req.store.deprecation, req.store.now())) throw new ApiError(410, ErrorCode.gone, gone);
-      return body === undefined ? run(req, undefined) : readJsonObject(req.request, req.bindings).then((raw) => run(req, raw));
+      return body === undefined ? run(req, undefined) : readAndRun(req);
     } catch (error) {
       return Promise.reject(error);
     }
+  }
+
+  /**
+   * The body, then the rest. `return await`: the handler's answer settles this function's promise
+   * as a value, where a promise returned from a `then` callback (or returned un-awaited from an
+   * async function) is adopted through two more microtask turns.
+   */
+  async function readAndRun(req: RouteRequest): Promise<Answer> {
+    const raw = await readJsonObject(req.request, req.bindings);
+    return await run(req, raw);
   }
 
   return {
