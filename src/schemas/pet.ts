@@ -53,8 +53,8 @@ export function parseNewPet(raw: Record<string, unknown>): NewPetInput | undefin
   const { name, categoryId, status } = raw;
   if (typeof name !== 'string' || typeof categoryId !== 'bigint') return undefined;
   if (categoryId < INT64_MIN || categoryId > INT64_MAX) return undefined;
-  if (status !== undefined && status !== 'available' && status !== 'pending' && status !== 'sold') return undefined;
+  if (status !== undefined && !(PET_STATUSES as readonly unknown[]).includes(status)) return undefined;
   const length = codePointLength(name);
   if (length < 1 || length > NAME_MAX || name.trim().length === 0 || UNSTORABLE.test(name)) return undefined;
-  return { name, categoryId, status: status ?? 'available' };
+  return { name, categoryId, status: (status as NewPetInput['status'] | undefined) ?? 'available' };
 }

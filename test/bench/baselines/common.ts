@@ -19,9 +19,10 @@
  * the comparison is conservative): request bodies are read with `JSON.parse`, so `categoryId`
  * past 2^53 is refused instead of kept exact, and `1.0` is accepted as an integer.
  */
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import pg from 'pg';
 import { entityTag, ifNoneMatchMatches } from '../../../src/http/entity-tag.js';
+import { requestIdFromHeader } from '../../../src/http/request-id.js';
 
 export const BASE = '/v1';
 
@@ -187,12 +188,9 @@ export function errorJson(status: number, code: string, message: string, details
   return JSON.stringify(body);
 }
 
-/** An `X-Request-Id` a server keeps (the API's rule): 1 to 200 of `A-Z a-z 0-9 - _ . : =`. */
-const VALID_ID = /^[A-Za-z0-9\-_.:=]{1,200}$/;
-
-/** The request's id: its own `X-Request-Id` when valid, else a new random UUID. */
+/** The request's id by the store's own rule: its `X-Request-Id` when valid, else a new random UUID. */
 export function requestIdOf(given: string | string[] | undefined): string {
-  return typeof given === 'string' && VALID_ID.test(given) ? given : randomUUID();
+  return requestIdFromHeader(typeof given === 'string' ? given : undefined);
 }
 
 /** How a tagged GET answer may be cached, as petstore-router sends it. */
