@@ -44,7 +44,9 @@ interface DenoGlobal {
 export function serve(store: Pick<PetStore, 'fetch'>, options: DenoServeOptions = {}): DenoServer {
   const deno = (globalThis as { Deno?: Partial<DenoGlobal> }).Deno;
   if (typeof deno?.serve !== 'function') {
-    throw new Error('petstore-router/deno: Deno.serve is not available; this helper runs on Deno 1.35+ (on Node.js use petstore-router/node)');
+    throw new Error(
+      'petstore-router/deno: Deno.serve is not available; this helper runs on Deno 1.35+ (on Node.js use petstore-router/node)',
+    );
   }
   return deno.serve(options, store.fetch);
 }

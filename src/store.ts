@@ -213,13 +213,16 @@ export function createPetStore(options: PetStoreOptions): PetStore {
   if (!Number.isFinite(store.idempotencyTtlMs) || store.idempotencyTtlMs <= 0) {
     throw new TypeError('petstore-router: options.idempotencyTtlMs must be a positive number of milliseconds');
   }
-  if (options.onResponse !== undefined && typeof options.onResponse !== 'function') throw new TypeError('petstore-router: options.onResponse must be a function');
+  if (options.onResponse !== undefined && typeof options.onResponse !== 'function')
+    throw new TypeError('petstore-router: options.onResponse must be a function');
   const handle = createPipeline({
     store,
     routes: routes.filter((route) => !route.public),
     publicRoutes: [
       ...routes.filter((route) => route.public),
-      ...(options.openapi === false ? [] : [openApiRoute({ ...store.deprecation, basePath: store.basePath, servers: openApiServers(options) })]),
+      ...(options.openapi === false
+        ? []
+        : [openApiRoute({ ...store.deprecation, basePath: store.basePath, servers: openApiServers(options) })]),
       ...(options.docs ? docsRoutes(options.docs, { ...store.deprecation, basePath: store.basePath }) : []),
       ...(options.health === false ? [] : [healthRoute(store, typeof options.health === 'object' ? options.health : {})]),
     ],

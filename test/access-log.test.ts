@@ -47,8 +47,15 @@ test('lines are gathered per turn of the event loop and written in whole lines o
     assert.ok(Buffer.byteLength(chunk) <= 4096, `a write of ${Buffer.byteLength(chunk)} bytes`);
     assert.ok(chunk.endsWith('\n'));
   }
-  const ids = writes.join('').trim().split('\n').map((l) => JSON.parse(l).reqId);
-  assert.equal(ids, Array.from({ length: 100 }, (_, i) => `req-${i}`));
+  const ids = writes
+    .join('')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l).reqId);
+  assert.equal(
+    ids,
+    Array.from({ length: 100 }, (_, i) => `req-${i}`),
+  );
 });
 
 test.run();

@@ -26,7 +26,10 @@ test('configured keys are checked at creation, and the message never echoes a ke
     [[42], /keys\[0\]/],
   ];
   for (const [keys, message] of cases) {
-    assert.throws(() => createAuthenticator(keys as string[]), (e: Error) => e instanceof TypeError && message.test(e.message) && !/space|good|abc/.test(e.message));
+    assert.throws(
+      () => createAuthenticator(keys as string[]),
+      (e: Error) => e instanceof TypeError && message.test(e.message) && !/space|good|abc/.test(e.message),
+    );
   }
   assert.throws(() => createPetStore({ db: {} as never, keys: undefined as never }), /keys is required/);
 });
@@ -46,7 +49,13 @@ test('a verifier must answer exactly true; anything else, or a throw, is a 401 o
     const auth = createAuthenticator(async () => answer as boolean);
     assert.is(await status(auth, 'Bearer k'), '401 Bearer error="invalid_token"', String(answer));
   }
-  assert.is(await status(createAuthenticator(() => true), 'Bearer k'), 200);
+  assert.is(
+    await status(
+      createAuthenticator(() => true),
+      'Bearer k',
+    ),
+    200,
+  );
 });
 
 test('the principal is a digest of the key, never the key', async () => {
@@ -57,8 +66,6 @@ test('the principal is a digest of the key, never the key', async () => {
   assert.is.not(a, b);
   assert.not.match(a, /secret/);
 });
-
-
 
 test('a plain key and its sha256: form give the same principal; only configured keys pass', async () => {
   const digest = (await import('node:crypto')).createHash('sha256').update('secret-key-1').digest('hex');

@@ -17,13 +17,17 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 const root = join(import.meta.dirname, '..');
 
 async function startBaseline(name: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, `test/bench/baselines/${name}.ts`), '--database', process.env.DATABASE_URL!, '--port', String(port)], {
-    cwd: root,
-    env: { ...process.env, PETSTORE_API_KEYS: KEY },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(root, `test/bench/baselines/${name}.ts`), '--database', process.env.DATABASE_URL!, '--port', String(port)],
+    {
+      cwd: root,
+      env: { ...process.env, PETSTORE_API_KEYS: KEY },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   let out = '';
-  child.stdout!.on('data', (d) => (out += d));
+  child.stdout.on('data', (d) => (out += d));
   const deadline = Date.now() + 30_000;
   while (!out.includes('listening on')) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${name} did not start: ${out}`);
@@ -32,7 +36,10 @@ async function startBaseline(name: string, port: number): Promise<ChildProcess> 
   return child;
 }
 
-for (const [name, port] of [['node-pg', 18_901], ['fastify-pg', 18_902]] as const) {
+for (const [name, port] of [
+  ['node-pg', 18_901],
+  ['fastify-pg', 18_902],
+] as const) {
   const test = postgresSuite(suite<{ child: ChildProcess }>(`bench baseline ${name}`, { child: undefined as never }));
   const origin = `http://127.0.0.1:${port}`;
   const auth = { authorization: `Bearer ${KEY}` };
@@ -47,7 +54,11 @@ for (const [name, port] of [['node-pg', 18_901], ['fastify-pg', 18_902]] as cons
   });
 
   test('every answer carries an X-Request-Id: a valid one echoed, else a new UUID', async () => {
-    const created = await fetch(`${origin}/v1/pets`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":7}' });
+    const created = await fetch(`${origin}/v1/pets`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: '{"name":"Rex","categoryId":7}',
+    });
     assert.is(created.status, 201);
     assert.match(created.headers.get('x-request-id') ?? '', UUID);
     const echoed = await fetch(`${origin}/v1/pets?limit=2`, { headers: { ...auth, 'x-request-id': 'req-42:a.b' } });

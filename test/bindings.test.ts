@@ -71,7 +71,10 @@ test("the adapter's JSON factory builds the answers, errors and HEAD excepted", 
   const headAnswer = await s.fetch(head, createBindings(head, { jsonResponse }));
   assert.is(headAnswer.headers.get('x-built-by'), null, 'HEAD: status and headers only');
   assert.is(headAnswer.body, null);
-  assert.equal(seen.map((x) => (x as { status: number }).status), [200, 401]);
+  assert.equal(
+    seen.map((x) => (x as { status: number }).status),
+    [200, 401],
+  );
 });
 
 test('the contract is typed: a misspelt member does not compile; runtimes can still be handed store.fetch', async () => {

@@ -21,7 +21,7 @@ const APP = 'https://app.example';
 function usageError(args: string[]): Promise<{ code: number | null; stderr: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'adapters/cli.ts', 'serve', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stderr })));
 }
 
@@ -52,10 +52,18 @@ async function metricsUrl(server: Server): Promise<string> {
 
 test('serve --access-log --metrics-port --cors-origin on PGlite: log lines and metrics agree; SIGHUP reloads the keys; health 503 while draining', async () => {
   writeFileSync(keysFile, `${KEY_A}\n`);
-  const server = await startServer(['--data-dir', tempDataDir(), '--keys-file', keysFile, '--access-log', '--metrics-port', '0', '--cors-origin', APP], { keys: null });
+  const server = await startServer(
+    ['--data-dir', tempDataDir(), '--keys-file', keysFile, '--access-log', '--metrics-port', '0', '--cors-origin', APP],
+    { keys: null },
+  );
   try {
     const metrics = await metricsUrl(server);
-    const created = await send(`${server.url}/pets`, { method: 'POST', body: '{"name":"Rex","categoryId":1}', key: KEY_A, headers: { 'x-request-id': 'create-1', origin: APP } });
+    const created = await send(`${server.url}/pets`, {
+      method: 'POST',
+      body: '{"name":"Rex","categoryId":1}',
+      key: KEY_A,
+      headers: { 'x-request-id': 'create-1', origin: APP },
+    });
     assert.is(created.status, 201);
     assert.is(created.headers['access-control-allow-origin'], APP);
     const id = JSON.parse(created.body).id;
@@ -63,7 +71,11 @@ test('serve --access-log --metrics-port --cors-origin on PGlite: log lines and m
     for (let i = 0; i < 3; i++) assert.is((await send(`${server.url}/pets/${id}`, { key: KEY_A, headers: { traceparent } })).status, 200);
     assert.is((await send(`${server.url}/pets`, { key: 'wrong-key' })).status, 401);
     assert.is((await send(`${server.url}/nowhere`, { key: KEY_A })).status, 404);
-    const preflight = await send(`${server.url}/pets`, { method: 'OPTIONS', key: '', headers: { origin: APP, 'access-control-request-method': 'POST' } });
+    const preflight = await send(`${server.url}/pets`, {
+      method: 'OPTIONS',
+      key: '',
+      headers: { origin: APP, 'access-control-request-method': 'POST' },
+    });
     assert.is(preflight.status, 204);
     assert.is((await send(`${server.url}/health`, { key: '' })).status, 200);
 
@@ -71,24 +83,57 @@ test('serve --access-log --metrics-port --cors-origin on PGlite: log lines and m
     assert.match(server.stdout(), /^listening on http:\/\/\S+\n\{/, 'the log lines follow the listening line');
     const lines = logLines(server.stdout());
     const first = lines[0]!;
-    assert.equal(Object.keys(first), ['level', 'time', 'pid', 'msg', 'reqId', 'method', 'url', 'route', 'operationId', 'status', 'responseTime', 'keyId']);
-    assert.equal({ ...first, time: 0, responseTime: 0, pid: 0 }, {
-      level: 30, time: 0, pid: 0, msg: 'request completed', reqId: 'create-1', method: 'POST', url: '/v1/pets', route: '/v1/pets',
-      operationId: 'createPet', status: 201, responseTime: 0, keyId: keyIdOf(KEY_A),
-    });
+    assert.equal(Object.keys(first), [
+      'level',
+      'time',
+      'pid',
+      'msg',
+      'reqId',
+      'method',
+      'url',
+      'route',
+      'operationId',
+      'status',
+      'responseTime',
+      'keyId',
+    ]);
+    assert.equal(
+      { ...first, time: 0, responseTime: 0, pid: 0 },
+      {
+        level: 30,
+        time: 0,
+        pid: 0,
+        msg: 'request completed',
+        reqId: 'create-1',
+        method: 'POST',
+        url: '/v1/pets',
+        route: '/v1/pets',
+        operationId: 'createPet',
+        status: 201,
+        responseTime: 0,
+        keyId: keyIdOf(KEY_A),
+      },
+    );
     assert.ok(Math.abs(first.time - Date.now()) < 60_000 && first.responseTime > 0);
     assert.is(lines[1]!.traceId, '4bf92f3577b34da6a3ce929d0e0e4736');
     assert.is(lines[1]!.route, '/v1/pets/{petId}');
     assert.is(lines[4]!.status, 401);
     assert.not.ok('keyId' in lines[4]!);
     assert.not.ok('route' in lines[5]!, 'an unmatched path has no route');
-    assert.equal(lines.map((l) => l.status), [201, 200, 200, 200, 401, 404, 204, 200]);
+    assert.equal(
+      lines.map((l) => l.status),
+      [201, 200, 200, 200, 401, 404, 204, 200],
+    );
 
     const scraped = await scrape(metrics);
     assert.is(scraped.status, 200);
     assert.is(scraped.type, 'text/plain; version=0.0.4; charset=utf-8');
     const count = (route: string, status: string, method = 'GET') =>
-      sample(scraped.text, 'http_server_request_duration_seconds_count', { http_route: route, http_response_status_code: status, http_request_method: method });
+      sample(scraped.text, 'http_server_request_duration_seconds_count', {
+        http_route: route,
+        http_response_status_code: status,
+        http_request_method: method,
+      });
     assert.is(count('/v1/pets', '201', 'POST'), 1);
     assert.is(count('/v1/pets/{petId}', '200'), 3);
     assert.is(count('/v1/pets', '401'), 1);
@@ -115,7 +160,14 @@ test('serve --access-log --metrics-port --cors-origin on PGlite: log lines and m
     server.child.kill('SIGHUP');
     await until(() => /must be a non-empty string .*; the keys in use stay/.test(server.stderr()), 'the invalid-key line');
     assert.is((await send(`${server.url}/pets`, { key: KEY_B })).status, 200, 'the last good set is still in use');
-    assert.is(server.stderr().split('\n').filter((l) => /SIGHUP/.test(l)).length, 4, 'one line per SIGHUP');
+    assert.is(
+      server
+        .stderr()
+        .split('\n')
+        .filter((l) => /SIGHUP/.test(l)).length,
+      4,
+      'one line per SIGHUP',
+    );
 
     // From SIGTERM on, health answers 503 fail (here on a connection whose request was under way).
     const { port } = new URL(server.url);

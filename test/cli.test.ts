@@ -30,8 +30,8 @@ function start(command: string, args: string[], env: Record<string, string | und
   started.add(child);
   child.on('exit', () => started.delete(child));
   const out = { stdout: '', stderr: '' };
-  child.stdout!.on('data', (c) => (out.stdout += c));
-  child.stderr!.on('data', (c) => (out.stderr += c));
+  child.stdout.on('data', (c) => (out.stdout += c));
+  child.stderr.on('data', (c) => (out.stderr += c));
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const waitFor = (pattern: RegExp, stream: 'stdout' | 'stderr' = 'stdout', ms = 30_000) =>
     new Promise<RegExpMatchArray>((resolve, reject) => {
@@ -43,14 +43,14 @@ function start(command: string, args: string[], env: Record<string, string | und
       const onExit = () => setImmediate(() => (check(), done(new Error(`exited before ${pattern}; stderr: ${out.stderr}`))));
       const done = (error?: Error, m?: RegExpMatchArray) => {
         clearTimeout(timer);
-        child.stdout!.off('data', check);
-        child.stderr!.off('data', check);
+        child.stdout.off('data', check);
+        child.stderr.off('data', check);
         child.off('exit', onExit);
         if (m) resolve(m);
         else reject(error);
       };
-      child.stdout!.on('data', check);
-      child.stderr!.on('data', check);
+      child.stdout.on('data', check);
+      child.stderr.on('data', check);
       child.once('exit', onExit);
       check();
     });
@@ -126,7 +126,10 @@ test('openapi prints the OpenAPI document on stdout, the same one the server ser
 test('an unreachable database is one clear line and exit 1', async () => {
   const run = cli(['serve', '--port', '0', '--database', 'postgres://user:hunter2@127.0.0.1:1/nothing']);
   assert.is(await run.exit, 1);
-  assert.match(run.stderr(), /^petstore-router: cannot open the database \(postgres:\/\/user:\*\*\*@127\.0\.0\.1:1\/nothing\): .*ECONNREFUSED/);
+  assert.match(
+    run.stderr(),
+    /^petstore-router: cannot open the database \(postgres:\/\/user:\*\*\*@127\.0\.0\.1:1\/nothing\): .*ECONNREFUSED/,
+  );
   assert.is(run.stderr().trim().split('\n').length, 1);
   assert.not.match(run.stderr(), /hunter2|\n\s+at /);
 });
@@ -171,7 +174,19 @@ test('with no key configured a key is generated, printed once on stderr, and wor
 test('npm start serves with --keys-file; SIGTERM to the npm process stops it gracefully (exit 0)', async () => {
   const keysFile = join(dataDir, '..', 'keys.txt');
   writeFileSync(keysFile, `# comment\n\n  ${KEY}  \nsecond-key\n`);
-  const npm = start('npm', ['start', '--', '--port', '0', '--data-dir', dataDir, '--keys-file', keysFile, '--rate-limit', '2/3600', '--no-docs']);
+  const npm = start('npm', [
+    'start',
+    '--',
+    '--port',
+    '0',
+    '--data-dir',
+    dataDir,
+    '--keys-file',
+    keysFile,
+    '--rate-limit',
+    '2/3600',
+    '--no-docs',
+  ]);
   const [, url] = await npm.waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+\/v1)\n/);
   assert.is((await get(`${url}/pets`, 'second-key')).status, 200);
   assert.is((await get(`${url}/pets`, 'comment')).status, 401);
@@ -215,15 +230,15 @@ const databaseUrl = process.env.DATABASE_URL;
 if (databaseUrl || process.env.CI) {
   test('--workers 2 on PostgreSQL: both workers answer requests; SIGTERM stops them all (exit 0)', async () => {
     assert.ok(databaseUrl, 'DATABASE_URL must be set in CI: this test may not be skipped');
-    const migrated = cli(['migrate', '--database', databaseUrl!]);
+    const migrated = cli(['migrate', '--database', databaseUrl]);
     assert.is(await migrated.exit, 0, migrated.stderr());
     assert.match(migrated.stdout(), /applied|up to date/);
 
     const server = cli(['serve', '--port', '0', '--workers', '2'], { DATABASE_URL: databaseUrl, PETSTORE_API_KEYS: KEY });
     const [, url, port] = await server.waitFor(/^listening on (http:\/\/127\.0\.0\.1:(\d+)\/v1)\n/);
-    const workers = [...(await server.waitFor(/(worker (\d+) listening[\s\S]*){2}/, 'stderr')).input!.matchAll(/worker (\d+) listening/g)].map(
-      (m) => Number(m[1]),
-    );
+    const workers = [
+      ...(await server.waitFor(/(worker (\d+) listening[\s\S]*){2}/, 'stderr')).input!.matchAll(/worker (\d+) listening/g),
+    ].map((m) => Number(m[1]));
     assert.is(new Set(workers).size, 2);
     assert.is(server.stdout().match(/listening on/g)!.length, 1, 'the listening line is printed once');
 
@@ -237,7 +252,10 @@ if (databaseUrl || process.env.CI) {
       for (const a of answers) assert.is(a.status, 200, a.body);
     }
     const held = workers.map((pid) => connectionsOf(pid, Number(port)));
-    assert.ok(held.every((n) => n >= 1), `each worker holds connections that were answered: ${held}`);
+    assert.ok(
+      held.every((n) => n >= 1),
+      `each worker holds connections that were answered: ${held}`,
+    );
     agent.destroy();
 
     server.child.kill('SIGTERM');

@@ -14,14 +14,28 @@ const SAFELISTED = new Set(['cache-control', 'content-language', 'content-length
 type Fetch = (r: Request) => Promise<Response>;
 
 /** What a browser does for a non-simple request: the preflight, then (if it passed) the request. */
-async function browserFetch(fetch: Fetch, origin: string, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
+async function browserFetch(
+  fetch: Fetch,
+  origin: string,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+) {
   const method = init.method ?? 'GET';
-  const requested = Object.keys(init.headers ?? {}).map((h) => h.toLowerCase()).sort().join(',');
-  const pre = await fetch(new Request(API + path, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': requested } }));
+  const requested = Object.keys(init.headers ?? {})
+    .map((h) => h.toLowerCase())
+    .sort()
+    .join(',');
+  const pre = await fetch(
+    new Request(API + path, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': method, 'access-control-request-headers': requested },
+    }),
+  );
   const allowedMethods = (pre.headers.get('access-control-allow-methods') ?? '').split(/,\s*/);
   const allowedHeaders = (pre.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(/,\s*/);
   const preflightOk =
-    pre.status >= 200 && pre.status < 300 &&
+    pre.status >= 200 &&
+    pre.status < 300 &&
     [origin, '*'].includes(pre.headers.get('access-control-allow-origin') ?? '') &&
     (['GET', 'HEAD', 'POST'].includes(method) || allowedMethods.includes(method)) &&
     requested.split(',').every((h) => h === '' || allowedHeaders.includes(h));
@@ -60,11 +74,11 @@ for (const transport of transports) {
       assert.is(pre.headers.get('access-control-allow-credentials'), null);
       assert.ok(pre.headers.get('x-request-id'));
       assert.ok(create.preflightOk && create.readable, 'the browser lets the page read the answer');
-      assert.is(create.res!.status, 201);
-      assert.is(create.res!.headers.get('vary'), 'Origin');
-      assert.is(create.res!.headers.get('access-control-allow-credentials'), null);
-      assertAllExposed(create.res!);
-      const { id } = await create.res!.json();
+      assert.is(create.res.status, 201);
+      assert.is(create.res.headers.get('vary'), 'Origin');
+      assert.is(create.res.headers.get('access-control-allow-credentials'), null);
+      assertAllExposed(create.res);
+      const { id } = await create.res.json();
 
       // Errors too: the page can read the Error body and every header of each.
       const answers = [
@@ -75,10 +89,13 @@ for (const transport of transports) {
         await browserFetch(fetch, 'http://localhost:5173', '/v1/pets', { method: 'POST', headers: auth, body: '{' }), // 400
         await browserFetch(fetch, APP, '/v1/health'),
       ];
-      assert.equal(answers.map((a) => a.res?.status), [200, 200, 401, 404, 400, 200]);
+      assert.equal(
+        answers.map((a) => a.res?.status),
+        [200, 200, 401, 404, 400, 200],
+      );
       for (const a of answers) {
         assert.ok(a.readable, `readable: ${a.res?.status}`);
-        assertAllExposed(a.res!);
+        assertAllExposed(a.res);
       }
       assert.is(answers[4]!.res!.headers.get('access-control-allow-origin'), 'http://localhost:5173');
       assert.is((await answers[2]!.res!.json()).code, 'unauthorized');
@@ -105,7 +122,9 @@ for (const transport of transports) {
         assert.is(simple.headers.get('vary'), null);
       }
       // Outside the base path a preflight is not answered either.
-      const outside = await fetch(new Request(`${API}/elsewhere`, { method: 'OPTIONS', headers: { origin: APP, 'access-control-request-method': 'GET' } }));
+      const outside = await fetch(
+        new Request(`${API}/elsewhere`, { method: 'OPTIONS', headers: { origin: APP, 'access-control-request-method': 'GET' } }),
+      );
       assert.is(outside.status, 404);
     });
   });
@@ -117,7 +136,7 @@ for (const transport of transports) {
       assert.is(a.preflight.headers.get('access-control-allow-origin'), '*');
       assert.is(a.preflight.headers.get('access-control-max-age'), '7200');
       assert.ok(a.readable);
-      assert.is(a.res!.headers.get('access-control-allow-origin'), '*');
+      assert.is(a.res.headers.get('access-control-allow-origin'), '*');
       const noOrigin = await fetch(new Request(`${API}/v1/pets`, { headers: { authorization: `Bearer ${KEY}` } }));
       assert.is(noOrigin.headers.get('access-control-allow-origin'), null, 'no Origin, no CORS answer');
     });

@@ -19,7 +19,17 @@ test("a cursor of another list is not read; its status filter is given back for 
 });
 
 test('malformed cursors are not read, never thrown', () => {
-  for (const c of ['', '=', 'a', '####', 'x'.repeat(200), btoa('pets:sold:'), btoa('pets:sold:01x'), btoa('pets:sold:9223372036854775808'), btoa('pets:SOLD:1')]) {
+  for (const c of [
+    '',
+    '=',
+    'a',
+    '####',
+    'x'.repeat(200),
+    btoa('pets:sold:'),
+    btoa('pets:sold:01x'),
+    btoa('pets:sold:9223372036854775808'),
+    btoa('pets:SOLD:1'),
+  ]) {
     assert.is(readCursor(c, 'pets'), undefined, c);
   }
 });

@@ -34,14 +34,24 @@ browserTest('the API reference page in headless Chromium: four operations, nothi
   await resetDatabase(db);
   const store = createPetStore({ db, keys: [KEY], docs: apiReference() });
   for (const name of ['Rex', 'Tom']) {
-    const init = { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ name, categoryId: 1 }) };
+    const init = {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name, categoryId: 1 }),
+    };
     assert.is((await store.fetch(new Request('http://localhost/v1/pets', init))).status, 201);
   }
   const served = await serve(store, { port: 0, host: '127.0.0.1' });
   const origin = `http://127.0.0.1:${served.port}`;
   let browser: Browser | undefined;
   try {
-    browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS, userDataDir: join(dir, 'profile'), timeout: 60_000 });
+    browser = await puppeteer.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: FLAGS,
+      userDataDir: join(dir, 'profile'),
+      timeout: 60_000,
+    });
     const page = await browser.newPage();
     await page.setViewport({ width: 1200, height: 900 });
     const requests: { url: string; authorization?: string }[] = [];
@@ -64,9 +74,14 @@ browserTest('the API reference page in headless Chromium: four operations, nothi
     await page.click('#operations-pets-listPets .try-out__btn');
     await page.click('#operations-pets-listPets .btn.execute');
     await page.waitForSelector('#operations-pets-listPets .live-responses-table tr.response .response-col_status');
-    const status = await page.$eval('#operations-pets-listPets .live-responses-table tr.response .response-col_status', (n) => n.textContent?.trim());
+    const status = await page.$eval('#operations-pets-listPets .live-responses-table tr.response .response-col_status', (n) =>
+      n.textContent?.trim(),
+    );
     assert.is(status, '200');
-    const shown = await page.$eval('#operations-pets-listPets .live-responses-table tr.response .response-col_description', (n) => n.textContent ?? '');
+    const shown = await page.$eval(
+      '#operations-pets-listPets .live-responses-table tr.response .response-col_description',
+      (n) => n.textContent ?? '',
+    );
     assert.match(shown, /"name": "Rex"/);
     // The top of the page down to the answer of "try it": what a reviewer (and the README) shows.
     const shot = join(dir, 'api-reference.png');
@@ -77,9 +92,13 @@ browserTest('the API reference page in headless Chromium: four operations, nothi
 
     const call = requests.find((r) => new URL(r.url).pathname === '/v1/pets');
     assert.ok(call, 'listPets was sent from the page');
-    assert.is(call!.authorization, `Bearer ${KEY}`);
+    assert.is(call.authorization, `Bearer ${KEY}`);
     const elsewhere = requests.filter((r) => !r.url.startsWith(`${origin}/`) && !/^(data|blob):/.test(r.url));
-    assert.equal(elsewhere.map((r) => r.url), [], 'no request leaves the page origin');
+    assert.equal(
+      elsewhere.map((r) => r.url),
+      [],
+      'no request leaves the page origin',
+    );
   } finally {
     await browser?.close();
     await served.close();

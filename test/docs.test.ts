@@ -35,7 +35,9 @@ for (const transport of [inProcess, nodeSocket]) {
       assert.match(html, /data-document="\/v1\/docs\/openapi.json"/);
       const doc = await (await fetch(new Request(`${ORIGIN}/v1/docs/openapi.json`))).json();
       assert.equal(doc.servers, [{ url: '/v1' }], 'try it calls this store, on the page origin');
-      const operations = Object.values<Record<string, { operationId: string }>>(doc.paths).flatMap((item) => Object.values(item).map((o) => o.operationId));
+      const operations = Object.values<Record<string, { operationId: string }>>(doc.paths).flatMap((item) =>
+        Object.values(item).map((o) => o.operationId),
+      );
       assert.equal(operations.sort(), ['createPet', 'getPet', 'listOrders', 'listPets']);
       const head = await fetch(new Request(`${ORIGIN}/v1/docs`, { method: 'HEAD' }));
       assert.is(head.status, 200);

@@ -29,7 +29,13 @@ test('connection failures of pg, PostgreSQL and PGlite mean "unavailable"', () =
 });
 
 test('query errors and bugs are 500s with a masked message', () => {
-  for (const e of [withCode('42601', 'syntax error at or near "select"'), withCode('23505', 'duplicate key'), new TypeError('x is undefined'), 'a string', null]) {
+  for (const e of [
+    withCode('42601', 'syntax error at or near "select"'),
+    withCode('23505', 'duplicate key'),
+    new TypeError('x is undefined'),
+    'a string',
+    null,
+  ]) {
     assert.not.ok(isDatabaseUnavailable(e), String(e));
     const api = toApiError(e);
     assert.is(api.status, 500);

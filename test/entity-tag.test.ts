@@ -22,7 +22,12 @@ test('a change of any one character of the body, or of the Link, changes the tag
   }
   assert.is.not(entityTag('<http://x/v1/pets?cursor=a>; rel="next"', body), tag);
   assert.is.not(entityTag('<http://x/v1/pets?cursor=b>; rel="next"', body), entityTag('<http://x/v1/pets?cursor=a>; rel="next"', body));
-  for (const [a, b] of [['[]', '[] '], ['ab', 'ab\u0000'], ['', '\u0000'], ['{"a":1}', '{"a":2}']]) {
+  for (const [a, b] of [
+    ['[]', '[] '],
+    ['ab', 'ab\u0000'],
+    ['', '\u0000'],
+    ['{"a":1}', '{"a":2}'],
+  ]) {
     assert.is.not(entityTag(null, a!), entityTag(null, b!), `${a} / ${b}`);
   }
   // A body longer than the scratch space it starts with.
@@ -48,7 +53,7 @@ test('If-None-Match: weak comparison, lists, *, and malformed fields that match 
   }
 });
 
-test('an answer that does not carry its text (read from a clone) gets the same tag and 304 as the store\'s own', async () => {
+test("an answer that does not carry its text (read from a clone) gets the same tag and 304 as the store's own", async () => {
   const text = '[{"id":1,"name":"Rex"}]';
   const link = '<http://x/v1/pets?cursor=a>; rel="next"';
   const request = (tag?: string) => new Request('http://x/v1/pets', { headers: tag ? { 'if-none-match': tag } : {} });
@@ -58,7 +63,9 @@ test('an answer that does not carry its text (read from a clone) gets the same t
   const read = await respond(plain);
   assert.is(read.headers.get('etag'), own.headers.get('etag'));
   assert.is(await read.text(), text, 'the body is still there after the clone was read');
-  const notModified = await respond(conditionalAnswer(request(own.headers.get('etag')!), new Response(text, { status: 200, headers: { link } })));
+  const notModified = await respond(
+    conditionalAnswer(request(own.headers.get('etag')!), new Response(text, { status: 200, headers: { link } })),
+  );
   assert.is(notModified.status, 304);
   assert.is(notModified.headers.get('link'), null, "a list's next Link stays with the stored copy");
 });

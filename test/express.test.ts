@@ -171,7 +171,9 @@ test('several Authorization headers all reach the store (401)', async () => {
     const { port } = new URL(server.origin);
     const status = await new Promise<string>((resolve, reject) => {
       const socket = connect(Number(port), '127.0.0.1', () => {
-        socket.end(`GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`);
+        socket.end(
+          `GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`,
+        );
       });
       let text = '';
       socket.on('data', (chunk) => (text += chunk));

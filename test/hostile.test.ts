@@ -18,7 +18,7 @@ const request = (init: RequestInit & { duplex?: 'half' }, authorization = `Beare
     duplex: 'half',
     ...init,
     headers: { authorization, 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
-  } as RequestInit);
+  });
 
 local('an upload that breaks off is a 400, not a 500 or a 503 (regression)', async () => {
   const errors: unknown[] = [];
@@ -113,11 +113,21 @@ local('wrong keys all take the same path: byte-identical 401s, whatever the leng
   const store = createPetStore({ db: await sharedPGlite(), keys: ['another-key-42', `sha256:${digestOfKey}`] });
   const ask = async (authorization: string) => {
     // One X-Request-Id for all: otherwise each answer carries its own random one.
-    const res = await store.fetch(new Request('http://petstore.test/v1/pets', { headers: { authorization, 'x-request-id': 'wrong-keys' } }));
+    const res = await store.fetch(
+      new Request('http://petstore.test/v1/pets', { headers: { authorization, 'x-request-id': 'wrong-keys' } }),
+    );
     return { status: res.status, headers: [...res.headers], body: await res.text() };
   };
   assert.is((await ask(`Bearer ${KEY}`)).status, 200, 'the sha256: form accepts the key it is the digest of');
-  const wrong = [`x${KEY.slice(1)}`, `${KEY.slice(0, -1)}x`, KEY.slice(0, 3), KEY.slice(3), 'k'.repeat(10_240), digestOfKey, `sha256:${digestOfKey}`];
+  const wrong = [
+    `x${KEY.slice(1)}`,
+    `${KEY.slice(0, -1)}x`,
+    KEY.slice(0, 3),
+    KEY.slice(3),
+    'k'.repeat(10_240),
+    digestOfKey,
+    `sha256:${digestOfKey}`,
+  ];
   const answers = await Promise.all(wrong.map((key) => ask(`Bearer ${key}`)));
   for (const [i, a] of answers.entries()) {
     assert.equal(a, answers[0], wrong[i]!.slice(0, 20));

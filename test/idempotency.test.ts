@@ -5,11 +5,7 @@ import * as assert from 'uvu/assert';
 import type { Database } from '../src/index.js';
 import { createPostgresDatabase } from '../src/drivers/pg/index.js';
 import { idempotent } from '../src/routes/idempotency.js';
-import {
-  IDEMPOTENCY_CLAIM_TIMEOUT_MS,
-  claimIdempotencyKey,
-  completeIdempotencyKey,
-} from '../src/storage/idempotency.js';
+import { IDEMPOTENCY_CLAIM_TIMEOUT_MS, claimIdempotencyKey, completeIdempotencyKey } from '../src/storage/idempotency.js';
 import { pgbouncerUrl, resetDatabase, sharedPGlite, sharedPgBouncer, sharedPostgres } from './helpers/db.js';
 import { type Call, KEY, inProcess, openStore } from './helpers/harness.js';
 import { databaseUrl, skippedSuite } from './helpers/postgres-test.js';
@@ -19,7 +15,10 @@ const T0 = new Date('2027-03-01T12:00:00Z');
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 async function petCount(db: Kysely<Database>): Promise<number> {
-  const row = await db.selectFrom('petstore_pets').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('petstore_pets')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -83,7 +82,11 @@ function idempotencySuite(name: string, getDb: () => Promise<Kysely<Database>>, 
   test('the same key with another body is a 422 and creates nothing', async () => {
     assert.is((await post(call, rex, 'k-2')).status, 201);
     await assertError(await post(call, JSON.stringify({ name: 'Rex', categoryId: 8 }), 'k-2'), 422, 'unprocessable_content');
-    await assertError(await post(call, JSON.stringify({ name: 'Rex', categoryId: 7, status: 'sold' }), 'k-2'), 422, 'unprocessable_content');
+    await assertError(
+      await post(call, JSON.stringify({ name: 'Rex', categoryId: 7, status: 'sold' }), 'k-2'),
+      422,
+      'unprocessable_content',
+    );
     assert.is(await petCount(db), 1);
   });
 
@@ -135,18 +138,20 @@ function idempotencySuite(name: string, getDb: () => Promise<Kysely<Database>>, 
     const old = new Date(T0.getTime() - 1000);
     await db
       .insertInto('petstore_idempotency_keys')
-      .values(Array.from({ length: 15 }, (_, i) => ({
-        principal: 'p',
-        idempotency_key: `old-${i}`,
-        fingerprint: 'f',
-        state: 'completed' as const,
-        claim_id: `c${i}`,
-        claimed_at: old,
-        expires_at: old,
-        response_status: 201,
-        response_body: '{}',
-        response_location: null,
-      })))
+      .values(
+        Array.from({ length: 15 }, (_, i) => ({
+          principal: 'p',
+          idempotency_key: `old-${i}`,
+          fingerprint: 'f',
+          state: 'completed' as const,
+          claim_id: `c${i}`,
+          claimed_at: old,
+          expires_at: old,
+          response_status: 201,
+          response_body: '{}',
+          response_location: null,
+        })),
+      )
       .execute();
     await post(call, rex, 'k-purge-1');
     assert.is((await keyRows(db)).length, 1 + 5); // ours + 15 - 10
@@ -202,11 +207,15 @@ function idempotencySuite(name: string, getDb: () => Promise<Kysely<Database>>, 
 
   test('when the work fails the claim is released and nothing is stored: a retry runs', async () => {
     const req = { store: { db, now: () => now, idempotencyTtlMs: 60_000 }, principal: 'p' } as unknown as Parameters<typeof idempotent>[0];
-    const failing = () => idempotent(req, 'k-fail', 'f', async (trx) => {
-      await trx.insertInto('petstore_pets').values({ name: 'ghost', category_id: 1n, status: 'available' }).execute();
-      throw new Error('boom');
-    });
-    await failing().then(() => assert.unreachable(), (e: Error) => assert.is(e.message, 'boom'));
+    const failing = () =>
+      idempotent(req, 'k-fail', 'f', async (trx) => {
+        await trx.insertInto('petstore_pets').values({ name: 'ghost', category_id: 1n, status: 'available' }).execute();
+        throw new Error('boom');
+      });
+    await failing().then(
+      () => assert.unreachable(),
+      (e: Error) => assert.is(e.message, 'boom'),
+    );
     assert.is(await petCount(db), 0, 'the pet insert was rolled back with the transaction');
     assert.is((await keyRows(db)).length, 0);
     const ok = await idempotent(req, 'k-fail', 'f', async () => ({ status: 201, body: '{"ok":true}', location: null }));
@@ -218,7 +227,14 @@ function idempotencySuite(name: string, getDb: () => Promise<Kysely<Database>>, 
       const body = await assertError(await post(call, rex, bad), 400, 'invalid_request');
       assert.equal(body.details, [{ path: 'Idempotency-Key', message: 'must be one header of 1 to 255 visible ASCII characters' }], bad);
     }
-    const twice = await call('/v1/pets', { method: 'POST', body: rex, headers: [['idempotency-key', 'a'], ['idempotency-key', 'a']] });
+    const twice = await call('/v1/pets', {
+      method: 'POST',
+      body: rex,
+      headers: [
+        ['idempotency-key', 'a'],
+        ['idempotency-key', 'a'],
+      ],
+    });
     await assertError(twice, 400, 'invalid_request');
     assert.is(await petCount(db), 0);
     assert.is((await post(call, rex, 'x'.repeat(255))).status, 201);
@@ -232,7 +248,10 @@ function idempotencySuite(name: string, getDb: () => Promise<Kysely<Database>>, 
     await assertError(await post(call, '{"name":', 'a b'), 400, 'invalid_json');
     await assertError(await post(call, rex, 'a b', { 'content-type': 'text/plain' }), 415, 'unsupported_media_type');
     const both = await assertError(await post(call, '{"name":"","categoryId":1.5}', 'a b'), 400, 'invalid_request');
-    assert.equal(both.details.map((d: { path: string }) => d.path), ['Idempotency-Key', 'name', 'categoryId']);
+    assert.equal(
+      both.details.map((d: { path: string }) => d.path),
+      ['Idempotency-Key', 'name', 'categoryId'],
+    );
     await assertError(await post(call, '{"name":""}', 'k-later'), 400, 'invalid_request');
     assert.is((await keyRows(db)).length, 0, 'a rejected request claims nothing');
     assert.is((await post(call, rex, 'k-later')).status, 201, 'the key is still free for the corrected request');
@@ -258,7 +277,8 @@ idempotencySuite('PGlite', sharedPGlite).run();
 /** Two stores on two Kysely instances (two pools): two stateless processes sharing one database. */
 function acrossTwoProcesses(name: string, url: string | undefined, shared: Promise<Kysely<Database>> | undefined, destroyShared: boolean) {
   // Outside CI without a database URL its tests are registered as skipped, its hooks never run.
-  const two = url && shared ? suite(`idempotency across two processes (${name})`) : skippedSuite(suite(`idempotency across two processes (${name})`));
+  const two =
+    url && shared ? suite(`idempotency across two processes (${name})`) : skippedSuite(suite(`idempotency across two processes (${name})`));
   let a: Kysely<Database>;
   let b: Kysely<Database>;
   two.before(async () => {
@@ -293,7 +313,10 @@ function acrossTwoProcesses(name: string, url: string | undefined, shared: Promi
       const key = `k-race-${round}`;
       const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => post(i % 2 ? one : other, rex, key)));
       const statuses = answers.map((r) => r.status);
-      assert.ok(statuses.every((s) => s === 201 || s === 409), String(statuses));
+      assert.ok(
+        statuses.every((s) => s === 201 || s === 409),
+        String(statuses),
+      );
       const ids = new Set(await Promise.all(answers.filter((r) => r.status === 201).map(async (r) => (await r.json()).id)));
       assert.is(ids.size, 1);
     }

@@ -32,15 +32,45 @@ test('__proto__ and constructor are plain keys, never the prototype', () => {
 });
 
 test('malformed input throws JsonSyntaxError with a safe message', () => {
-  for (const text of ['', '{', '[1,]', '{"a" 1}', '01', '-', '1.', '.5', '+1', 'tru', 'nul', '"abc', '"\\x"', '"\\u12"', '"a\nb"', '{"a":1}}', "{'a':1}", 'NaN', '[1 2]']) {
-    assert.throws(() => parseJson(text), (e: unknown) => e instanceof JsonSyntaxError, text);
+  for (const text of [
+    '',
+    '{',
+    '[1,]',
+    '{"a" 1}',
+    '01',
+    '-',
+    '1.',
+    '.5',
+    '+1',
+    'tru',
+    'nul',
+    '"abc',
+    '"\\x"',
+    '"\\u12"',
+    '"a\nb"',
+    '{"a":1}}',
+    "{'a':1}",
+    'NaN',
+    '[1 2]',
+  ]) {
+    assert.throws(
+      () => parseJson(text),
+      (e: unknown) => e instanceof JsonSyntaxError,
+      text,
+    );
   }
 });
 
 test(`nesting deeper than ${MAX_JSON_DEPTH} levels is refused, 10,000 levels included, without a stack overflow`, () => {
   assert.not.throws(() => parseJson('['.repeat(MAX_JSON_DEPTH) + ']'.repeat(MAX_JSON_DEPTH)));
-  assert.throws(() => parseJson('['.repeat(MAX_JSON_DEPTH + 1) + ']'.repeat(MAX_JSON_DEPTH + 1)), (e: unknown) => e instanceof JsonSyntaxError);
-  assert.throws(() => parseJson('{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000)), (e: unknown) => e instanceof JsonSyntaxError);
+  assert.throws(
+    () => parseJson('['.repeat(MAX_JSON_DEPTH + 1) + ']'.repeat(MAX_JSON_DEPTH + 1)),
+    (e: unknown) => e instanceof JsonSyntaxError,
+  );
+  assert.throws(
+    () => parseJson('{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000)),
+    (e: unknown) => e instanceof JsonSyntaxError,
+  );
 });
 
 test('writers are exact for int64 and escape names', () => {
@@ -50,7 +80,10 @@ test('writers are exact for int64 and escape names', () => {
   assert.equal(parseJson(text), Object.assign(Object.create(null), pet));
   const order = { id: 1n, petId: 2n, quantity: 3, status: 'placed' as const, complete: false };
   assert.is(writeOrder(order), '{"id":1,"petId":2,"quantity":3,"status":"placed","complete":false}');
-  assert.is(writeOrder({ ...order, shipDate: new Date(0) }), '{"id":1,"petId":2,"quantity":3,"shipDate":"1970-01-01T00:00:00.000Z","status":"placed","complete":false}');
+  assert.is(
+    writeOrder({ ...order, shipDate: new Date(0) }),
+    '{"id":1,"petId":2,"quantity":3,"shipDate":"1970-01-01T00:00:00.000Z","status":"placed","complete":false}',
+  );
 });
 
 test.run();

@@ -32,19 +32,24 @@ function imports(file: string): Import[] {
   return found;
 }
 
-const violations = (list: Import[], bad: (i: Import) => boolean) =>
-  list.filter(bad).map((i) => `${i.file}: ${i.specifier}`);
+const violations = (list: Import[], bad: (i: Import) => boolean) => list.filter(bad).map((i) => `${i.file}: ${i.specifier}`);
 
 const src = files('src').flatMap(imports);
 
 test('src/ never imports adapters/, examples/ or test/', () => {
-  assert.equal(violations(src, (i) => /(^|\/)(adapters|examples|test)\//.test(i.specifier)), []);
+  assert.equal(
+    violations(src, (i) => /(^|\/)(adapters|examples|test)\//.test(i.specifier)),
+    [],
+  );
 });
 
 test('adapters/ and examples/ use only public entry points, never src/', () => {
   const outside = [...files('adapters'), ...files('examples')].flatMap(imports);
   assert.ok(outside.length > 0);
-  assert.equal(violations(outside, (i) => /(^|\/)src\//.test(i.specifier)), []);
+  assert.equal(
+    violations(outside, (i) => /(^|\/)src\//.test(i.specifier)),
+    [],
+  );
 });
 
 // The shared PGlite of petstore-router/testing (its schemas and per-store views) is driver code too.
@@ -52,12 +57,16 @@ const TEST_STORE_DRIVER = ['src/testing/schema-pool.ts', 'src/testing/schema-vie
 
 test('only src/drivers/ imports the database drivers (pg, PGlite)', () => {
   const drivers = /^(pg|@electric-sql\/pglite)(\/|$)/;
-  assert.equal(violations(src, (i) => drivers.test(i.specifier) && !i.file.startsWith('src/drivers/') && !TEST_STORE_DRIVER.includes(i.file)), []);
+  assert.equal(
+    violations(src, (i) => drivers.test(i.specifier) && !i.file.startsWith('src/drivers/') && !TEST_STORE_DRIVER.includes(i.file)),
+    [],
+  );
 });
 
 test('nothing reads or writes a private or @internal member of the database drivers or Kysely', () => {
   // pg's Query/Result/Client internals and Kysely's @internal executor API.
-  const forbidden = /\b_(?:rowMode|result|results|types|queryQueue|sentQueryQueue|pulseQueryQueue|connected|connecting|ending|clients|idle|parseRowAsArray)\b|\b(?:getExecutor|provideConnection|parsedStatements|submittedNamedStatements|connectionParameters)\b/;
+  const forbidden =
+    /\b_(?:rowMode|result|results|types|queryQueue|sentQueryQueue|pulseQueryQueue|connected|connecting|ending|clients|idle|parseRowAsArray)\b|\b(?:getExecutor|provideConnection|parsedStatements|submittedNamedStatements|connectionParameters)\b/;
   for (const file of [...files('src'), ...files('adapters')]) {
     const text = readFileSync(join(root, file), 'utf8');
     assert.not.match(text, forbidden, `${file} reaches into a dependency's private members`);
@@ -74,12 +83,18 @@ test('the drivers never patch a client method', () => {
 test('the core never imports a runtime module (node:*), so it runs on every runtime', () => {
   // The pg driver runs where pg runs (Node and runtimes with Node's modules); it needs node:net.
   const nodeOnly = (f: string) => f.startsWith('src/drivers/pg/');
-  assert.equal(violations(src, (i) => i.specifier.startsWith('node:') && !i.typeOnly && !nodeOnly(i.file)), []);
+  assert.equal(
+    violations(src, (i) => i.specifier.startsWith('node:') && !i.typeOnly && !nodeOnly(i.file)),
+    [],
+  );
 });
 
 test('only storage/ writes SQL: elsewhere Kysely is imported for types only', () => {
   const allowed = (f: string) => f.startsWith('src/storage/') || f.startsWith('src/drivers/') || TEST_STORE_DRIVER.includes(f);
-  assert.equal(violations(src, (i) => /^kysely(\/|$)/.test(i.specifier) && !i.typeOnly && !allowed(i.file)), []);
+  assert.equal(
+    violations(src, (i) => /^kysely(\/|$)/.test(i.specifier) && !i.typeOnly && !allowed(i.file)),
+    [],
+  );
   for (const file of files('src').filter((f) => !allowed(f))) {
     const text = readFileSync(join(root, file), 'utf8');
     assert.not.match(text, /\.(selectFrom|insertInto|updateTable|deleteFrom)\(|\bsql`/, `${file} writes SQL`);
@@ -105,7 +120,11 @@ const coreAndAdapters = [...files('src'), ...files('adapters')];
 
 test('the core never asks which runtime it is on (no process.versions, no globalThis.Deno/Bun)', () => {
   for (const file of files('src')) {
-    assert.not.match(code(file), /process\s*\.\s*versions|\bprocess\?\.versions|globalThis\.(Deno|Bun)\b|['"]versions['"]/, `${file} sniffs the runtime`);
+    assert.not.match(
+      code(file),
+      /process\s*\.\s*versions|\bprocess\?\.versions|globalThis\.(Deno|Bun)\b|['"]versions['"]/,
+      `${file} sniffs the runtime`,
+    );
   }
 });
 
@@ -119,7 +138,11 @@ test('no Symbol.for protocol: core and adapters meet in src/bindings.ts, a typed
 test("no other library's private state: no getOwnPropertySymbols, no Symbol(state), no _private members", () => {
   for (const file of coreAndAdapters) {
     const text = code(file);
-    assert.not.match(text, /getOwnPropertySymbols|Reflect\.ownKeys|description\s*===\s*['"]state['"]|Symbol\(state\)/, `${file} reads another library's hidden state`);
+    assert.not.match(
+      text,
+      /getOwnPropertySymbols|Reflect\.ownKeys|description\s*===\s*['"]state['"]|Symbol\(state\)/,
+      `${file} reads another library's hidden state`,
+    );
     // `x._member`: a private member by convention (pg's _rowMode, Node's socket._httpMessage).
     // body-parser 1's `req._body` flag is the one exception: Express documents no other way to
     // tell that a parser already read the stream (adapters/express.ts).
@@ -129,8 +152,16 @@ test("no other library's private state: no getOwnPropertySymbols, no Symbol(stat
 });
 
 test('the core and the library adapters never import prom-client (only the standalone server does)', () => {
-  const library = [...src, ...files('adapters').filter((f) => !f.startsWith('adapters/cli')).flatMap(imports)];
-  assert.equal(violations(library, (i) => /^prom-client(\/|$)/.test(i.specifier)), []);
+  const library = [
+    ...src,
+    ...files('adapters')
+      .filter((f) => !f.startsWith('adapters/cli'))
+      .flatMap(imports),
+  ];
+  assert.equal(
+    violations(library, (i) => /^prom-client(\/|$)/.test(i.specifier)),
+    [],
+  );
 });
 
 test.run();

@@ -11,10 +11,12 @@ import { postgresTest } from './helpers/postgres-test.js';
 test('migrate is idempotent: a second run applies nothing', async () => {
   const db = await sharedPGlite(); // already migrated once by createPGliteDatabase
   assert.equal(await migrate(db), []);
-  const tables = await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = current_schema() order by 1`.execute(db);
+  const tables = await sql<{
+    table_name: string;
+  }>`select table_name from information_schema.tables where table_schema = current_schema() order by 1`.execute(db);
   const names = tables.rows.map((r) => r.table_name);
   for (const t of ['petstore_pets', 'petstore_orders', MIGRATION_TABLE, MIGRATION_LOCK_TABLE]) assert.ok(names.includes(t), t);
-  assert.not.ok(names.includes('kysely_migration'), 'our bookkeeping never uses Kysely\'s default table names');
+  assert.not.ok(names.includes('kysely_migration'), "our bookkeeping never uses Kysely's default table names");
 });
 
 test('the list indexes exist: the primary key on id and (status, id)', async () => {
@@ -25,13 +27,15 @@ test('the list indexes exist: the primary key on id and (status, id)', async () 
   assert.match(defs, /petstore_pets_status_id_idx .*\(status, id\)/);
 });
 
-test('a host application\'s own Kysely migrations live beside ours without colliding', async () => {
+test("a host application's own Kysely migrations live beside ours without colliding", async () => {
   const db = (await sharedPGlite()) as Kysely<any>;
   const host = new Migrator({
     db,
     provider: {
       getMigrations: async () => ({
-        '0001-host': { up: async (d: Kysely<any>) => void (await d.schema.createTable('host_things').ifNotExists().addColumn('id', 'integer').execute()) },
+        '0001-host': {
+          up: async (d: Kysely<any>) => void (await d.schema.createTable('host_things').ifNotExists().addColumn('id', 'integer').execute()),
+        },
       }),
     },
   });
@@ -54,7 +58,10 @@ postgresTest(test, 'on PostgreSQL, several processes migrating at once all succe
   try {
     for (let i = 0; i < 6; i++) dbs.push(await createPostgresDatabase({ connectionString: target.href, max: 2 }, { migrate: false }));
     const results = await Promise.all(dbs.map((db) => migrate(db)));
-    const applied = results.flat().filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    const applied = results
+      .flat()
+      .filter((r) => r.status === 'Success')
+      .map((r) => r.migrationName);
     assert.equal(applied, Object.keys(migrations), 'each migration applied exactly once across all processes');
     const { rows } = await sql<{ n: string }>`select count(*)::text as n from ${sql.table(MIGRATION_TABLE)}`.execute(dbs[0]!);
     assert.is(rows[0]!.n, String(applied.length));

@@ -8,8 +8,31 @@ import { parseJson } from '../src/http/json-parse.js';
 import { NewPetSchema, parseNewPet } from '../src/schemas/pet.js';
 
 const names: unknown[] = [
-  'Rex', 'a', '', ' ', ' \t\n', ' x ', 'é', '🐈', 'x'.repeat(255), 'x'.repeat(256), '🐈'.repeat(255), '🐈'.repeat(256),
-  'a\u0000b', '\uD800', 'a\uDC00', '\uDBFF\uDFFF', '\u00A0', '\u2003', 'ok\u2028', 7, 7n, null, true, ['Rex'], {},
+  'Rex',
+  'a',
+  '',
+  ' ',
+  ' \t\n',
+  ' x ',
+  'é',
+  '🐈',
+  'x'.repeat(255),
+  'x'.repeat(256),
+  '🐈'.repeat(255),
+  '🐈'.repeat(256),
+  'a\u0000b',
+  '\uD800',
+  'a\uDC00',
+  '\uDBFF\uDFFF',
+  '\u00A0',
+  '\u2003',
+  'ok\u2028',
+  7,
+  7n,
+  null,
+  true,
+  ['Rex'],
+  {},
 ];
 const categoryIds: unknown[] = [0n, 7n, -1n, 2n ** 63n - 1n, -(2n ** 63n), 2n ** 63n, -(2n ** 63n) - 1n, 7, 7.5, '7', null, true];
 const statuses: unknown[] = ['available', 'pending', 'sold', 'Sold', 'gone', '', 1, null];
@@ -62,7 +85,11 @@ test('parseNewPet agrees on bodies as the JSON parser reads them', () => {
   ]) {
     agree(parseJson(text) as Record<string, unknown>, text);
   }
-  assert.equal(parseNewPet(parseJson('{"name":"Rex","categoryId":7}') as Record<string, unknown>), { name: 'Rex', categoryId: 7n, status: 'available' });
+  assert.equal(parseNewPet(parseJson('{"name":"Rex","categoryId":7}') as Record<string, unknown>), {
+    name: 'Rex',
+    categoryId: 7n,
+    status: 'available',
+  });
 });
 
 test.run();

@@ -86,12 +86,19 @@ test('request.signal first read after the client left is already aborted', async
 });
 
 test('a handler that throws gets a 500 Error body', async () => {
-  await withServer({ fetch: () => { throw new Error('secret detail'); } }, async (port) => {
-    const answer = await raw(port, 'GET /x HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n');
-    assert.match(answer, /^HTTP\/1\.1 500 /);
-    assert.equal(bodyOf(answer), { code: 'internal_error', message: 'internal server error', status: 500 });
-    assert.not.match(answer, /secret detail/);
-  });
+  await withServer(
+    {
+      fetch: () => {
+        throw new Error('secret detail');
+      },
+    },
+    async (port) => {
+      const answer = await raw(port, 'GET /x HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n');
+      assert.match(answer, /^HTTP\/1\.1 500 /);
+      assert.equal(bodyOf(answer), { code: 'internal_error', message: 'internal server error', status: 500 });
+      assert.not.match(answer, /secret detail/);
+    },
+  );
 });
 
 test('a body stream that fails before the headers went out still gets a 500 Error body', async () => {
@@ -155,7 +162,10 @@ test('several Set-Cookie headers stay separate; a one-chunk body gets Content-Le
   };
   await withServer(handler, async (port) => {
     const answer = await raw(port, 'GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n');
-    assert.equal(answer.match(/^set-cookie: .*$/gim), ['set-cookie: a=1; Path=/\r', 'set-cookie: b=2, c; Path=/\r'].map((s) => s.trim()));
+    assert.equal(
+      answer.match(/^set-cookie: .*$/gim),
+      ['set-cookie: a=1; Path=/\r', 'set-cookie: b=2, c; Path=/\r'].map((s) => s.trim()),
+    );
     assert.match(answer, /\r\ncontent-length: 5\r\n/i);
     assert.not.match(answer, /transfer-encoding/i);
     assert.ok(answer.endsWith('\r\n\r\nhello'));
@@ -265,7 +275,10 @@ test('a JSON body sent in many chunks, with pauses, is read whole (the bridge re
     await closed;
     const answer = Buffer.concat(received).toString('utf8');
     assert.match(answer, /^HTTP\/1\.1 201 /);
-    assert.match(answer.slice(answer.indexOf('\r\n\r\n') + 4), new RegExp(`"name":"${'é'.repeat(40)}","categoryId":9223372036854775807,"status":"available"}$`));
+    assert.match(
+      answer.slice(answer.indexOf('\r\n\r\n') + 4),
+      new RegExp(`"name":"${'é'.repeat(40)}","categoryId":9223372036854775807,"status":"available"}$`),
+    );
   });
 });
 
@@ -333,8 +346,8 @@ test("the store's header lookups on the lazy request equal Headers.get (repeats,
     assert.match(answer, /^HTTP\/1\.1 204 /);
   });
   assert.ok(seen);
-  assert.equal(seen!.direct, seen!.viaHeaders);
-  assert.equal(seen!.direct, ['Bearer a, Bearer b', 'one, two', 'inner  space', 'caf\xe9', '', null]);
+  assert.equal(seen.direct, seen.viaHeaders);
+  assert.equal(seen.direct, ['Bearer a, Bearer b', 'one, two', 'inner  space', 'caf\xe9', '', null]);
 });
 
 test('an unread body does not stall the keep-alive connection (401 then another request)', async () => {
@@ -350,7 +363,10 @@ test('an unread body does not stall the keep-alive connection (401 then another 
         req.on('error', reject);
         req.end(body);
       });
-    const first = await call({ authorization: 'Bearer wrong', 'content-type': 'application/json' }, JSON.stringify({ name: 'x'.repeat(20_000) }));
+    const first = await call(
+      { authorization: 'Bearer wrong', 'content-type': 'application/json' },
+      JSON.stringify({ name: 'x'.repeat(20_000) }),
+    );
     assert.is(first.status, 401);
     const second = await call({ authorization: `Bearer ${KEY}` });
     assert.is(second.status, 200);
@@ -515,14 +531,20 @@ test("the bridge's own body cap is an option: none by default, 413 past maxBodyB
   assert.equal(errors, [], 'a body past the cap is not a handler failure');
 });
 
-test("the lazy Request answers every member of Request.prototype as the platform Request does", async () => {
+test('the lazy Request answers every member of Request.prototype as the platform Request does', async () => {
   let seen: { key: string; lazy: string; real: string }[] = [];
   const handler: FetchHandler = {
     fetch: async (request) => {
       const real = new Request(request.url, { method: request.method, headers: request.headers });
       const describe = (r: Request, key: string) => {
         const value = (r as unknown as Record<string, unknown>)[key];
-        return typeof value === 'function' ? 'function' : key === 'headers' ? JSON.stringify([...(value as Headers)]) : key === 'signal' ? 'signal' : JSON.stringify(value);
+        return typeof value === 'function'
+          ? 'function'
+          : key === 'headers'
+            ? JSON.stringify([...(value as Headers)])
+            : key === 'signal'
+              ? 'signal'
+              : JSON.stringify(value);
       };
       seen = Object.getOwnPropertyNames(Request.prototype)
         .filter((key) => key !== 'constructor')
@@ -535,7 +557,10 @@ test("the lazy Request answers every member of Request.prototype as the platform
     assert.match(answer, /^HTTP\/1\.1 204 /);
   });
   assert.ok(seen.length > 15, 'every member was compared');
-  assert.equal(seen.filter((s) => s.lazy !== s.real), []);
+  assert.equal(
+    seen.filter((s) => s.lazy !== s.real),
+    [],
+  );
 });
 
 test('the bridge hands each request bindings made for it; the store answers through them (the fast path)', async () => {
@@ -544,12 +569,19 @@ test('the bridge hands each request bindings made for it; the store answers thro
   const handler: FetchHandler = {
     fetch: async (request, bindings) => {
       const response = await store.fetch(request, bindings);
-      seen.push({ bound: StoreBindings.for(request, bindings) !== undefined, fast: NodeJsonResponse.untouched(response) !== undefined, status: response.status });
+      seen.push({
+        bound: StoreBindings.for(request, bindings) !== undefined,
+        fast: NodeJsonResponse.untouched(response) !== undefined,
+        status: response.status,
+      });
       return response;
     },
   };
   await withServer(handler, async (port) => {
-    assert.match(await raw(port, `GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`), /^HTTP\/1\.1 200 /);
+    assert.match(
+      await raw(port, `GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`),
+      /^HTTP\/1\.1 200 /,
+    );
     assert.match(await raw(port, 'GET /v1/pets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'), /^HTTP\/1\.1 401 /);
   });
   assert.equal(seen, [

@@ -19,15 +19,18 @@ const auth = { authorization: `Bearer ${KEY}`, 'x-request-id': 'json-response-te
  * imports every test file before running any, and other files reset the shared database).
  */
 let setup: Promise<{ store: ReturnType<typeof createPetStore>; path: string }> | undefined;
-const ready = () => (setup ??= (async () => {
-  const db = await sharedPGlite();
-  await resetDatabase(db);
-  const store = createPetStore({ db, keys: [KEY] });
-  const body = '{"name":"Rex \\u00e9","categoryId":9007199254740993}';
-  const created = await store.fetch(new Request('http://x/v1/pets', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body }));
-  const { id } = (await created.json()) as { id: number };
-  return { store, path: `http://x/v1/pets/${id}` };
-})());
+const ready = () =>
+  (setup ??= (async () => {
+    const db = await sharedPGlite();
+    await resetDatabase(db);
+    const store = createPetStore({ db, keys: [KEY] });
+    const body = '{"name":"Rex \\u00e9","categoryId":9007199254740993}';
+    const created = await store.fetch(
+      new Request('http://x/v1/pets', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body }),
+    );
+    const { id } = (await created.json()) as { id: number };
+    return { store, path: `http://x/v1/pets/${id}` };
+  })());
 
 /** A request and the bindings the Node bridge would give it for its answer. */
 function bound(request: Request) {
@@ -89,17 +92,32 @@ const reads: [string, (r: Response) => Promise<unknown>][] = [
   ['body stream', async (r) => Buffer.concat(await Readable.fromWeb(r.body as never).toArray()).toString()],
   ['clone() then both bodies', async (r) => [await r.clone().text(), await r.text()]],
   ['text() twice (the second must fail)', async (r) => [await r.text(), await r.text()]],
-  ['body stream, then text()', async (r) => [await r.body!.getReader().read().then((c) => c.done), await r.text()]],
+  [
+    'body stream, then text()',
+    async (r) => [
+      await r
+        .body!.getReader()
+        .read()
+        .then((c) => c.done),
+      await r.text(),
+    ],
+  ],
   ['text(), then clone()', async (r) => [await r.text(), r.clone()]],
-  ['new Response(r.body, r) (how frameworks re-wrap)', async (r) => {
-    const wrapped = new Response(r.body, r);
-    return [wrapped.status, [...wrapped.headers], await wrapped.text()];
-  }],
-  ['headers set before the body is read', async (r) => {
-    r.headers.set('x-added', '1');
-    const copy = r.clone();
-    return [copy.headers.get('x-added'), await copy.text()];
-  }],
+  [
+    'new Response(r.body, r) (how frameworks re-wrap)',
+    async (r) => {
+      const wrapped = new Response(r.body, r);
+      return [wrapped.status, [...wrapped.headers], await wrapped.text()];
+    },
+  ],
+  [
+    'headers set before the body is read',
+    async (r) => {
+      r.headers.set('x-added', '1');
+      const copy = r.clone();
+      return [copy.headers.get('x-added'), await copy.text()];
+    },
+  ],
 ];
 if (typeof (Response.prototype as { bytes?: unknown }).bytes === 'function') {
   reads.push(['bytes()', async (r) => [...(await (r as Response & { bytes(): Promise<Uint8Array> }).bytes())]]);

@@ -30,18 +30,33 @@ async function rejects(fn: () => Promise<void>, pattern: RegExp): Promise<void> 
 test('documented answers pass, int64 extremes included', async () => {
   await checker.check('GET', `${U}/v1/pets`, json(200, `[${pet}]`, tagged));
   await checker.check('GET', `${U}/v1/pets`, new Response(null, { status: 304, headers: tagged }));
-  await checker.check('GET', `${U}/v1/pets`, json(429, '{"code":"rate_limited","message":"x","status":429}', { 'retry-after': '7', ratelimit: '"default";r=0;t=7', 'ratelimit-policy': '"default";q=1;w=60' }));
+  await checker.check(
+    'GET',
+    `${U}/v1/pets`,
+    json(429, '{"code":"rate_limited","message":"x","status":429}', {
+      'retry-after': '7',
+      ratelimit: '"default";r=0;t=7',
+      'ratelimit-policy': '"default";q=1;w=60',
+    }),
+  );
   await checker.check('POST', `${U}/v1/pets`, json(201, pet, { location: `${U}/v1/pets/1` }));
   await checker.check('GET', `${U}/v1/pets/1`, json(200, pet, { ...deprecation, ...tagged }));
   await checker.check('HEAD', `${U}/v1/pets/1`, new Response(null, { status: 200, headers: { ...deprecation, ...tagged } }));
   await checker.check('GET', `${U}/v1/nothing`, json(404, '{"code":"not_found","message":"no","status":404}'));
   await checker.check('GET', `${U}/elsewhere`, json(404, '{"code":"not_found","message":"no","status":404}'));
-  await checker.check('DELETE', `${U}/v1/pets`, json(405, '{"code":"method_not_allowed","message":"no","status":405}', { allow: 'GET, HEAD, POST' }));
+  await checker.check(
+    'DELETE',
+    `${U}/v1/pets`,
+    json(405, '{"code":"method_not_allowed","message":"no","status":405}', { allow: 'GET, HEAD, POST' }),
+  );
   await checker.check('GET', `${U}/v1/openapi.json`, json(200, '{}'));
 });
 
 test('an undocumented status fails', async () => {
-  await rejects(() => checker.check('GET', `${U}/v1/pets`, json(404, '{"code":"not_found","message":"x","status":404}')), /not documented for listPets/);
+  await rejects(
+    () => checker.check('GET', `${U}/v1/pets`, json(404, '{"code":"not_found","message":"x","status":404}')),
+    /not documented for listPets/,
+  );
   await rejects(() => checker.check('GET', `${U}/v1/nothing`, json(200, '[]')), /not described/);
 });
 
@@ -49,17 +64,36 @@ test('a missing required header fails', async () => {
   await rejects(() => checker.check('POST', `${U}/v1/pets`, json(201, pet)), /Location is missing/);
   await rejects(() => checker.check('GET', `${U}/v1/pets/1`, json(200, pet, tagged)), /Deprecation is missing/);
   await rejects(() => checker.check('GET', `${U}/v1/store/orders`, json(200, '[]')), /ETag is missing/);
-  await rejects(() => checker.check('GET', `${U}/v1/pets`, json(401, '{"code":"unauthorized","message":"x","status":401}')), /WWW-Authenticate/);
-  await rejects(() => checker.check('PUT', `${U}/v1/pets`, json(405, '{"code":"method_not_allowed","message":"x","status":405}', { allow: 'GET' })), /Allow/);
+  await rejects(
+    () => checker.check('GET', `${U}/v1/pets`, json(401, '{"code":"unauthorized","message":"x","status":401}')),
+    /WWW-Authenticate/,
+  );
+  await rejects(
+    () => checker.check('PUT', `${U}/v1/pets`, json(405, '{"code":"method_not_allowed","message":"x","status":405}', { allow: 'GET' })),
+    /Allow/,
+  );
 });
 
 test('a body the document does not describe fails', async () => {
   await rejects(() => checker.check('GET', `${U}/v1/pets`, json(200, '[{"id":1,"name":"Rex"}]', tagged)), /categoryId/);
-  await rejects(() => checker.check('GET', `${U}/v1/pets`, json(200, '[{"id":1,"name":"Rex","categoryId":1,"status":"available","extra":1}]', tagged)), /additional/);
-  await rejects(() => checker.check('GET', `${U}/v1/pets`, json(200, '[{"id":9223372036854775808,"name":"Rex","categoryId":1,"status":"sold"}]', tagged)), /outside int64/);
-  await rejects(() => checker.check('GET', `${U}/v1/pets`, json(400, '{"code":"not_found","message":"x","status":404}')), /body does not match/);
+  await rejects(
+    () => checker.check('GET', `${U}/v1/pets`, json(200, '[{"id":1,"name":"Rex","categoryId":1,"status":"available","extra":1}]', tagged)),
+    /additional/,
+  );
+  await rejects(
+    () =>
+      checker.check('GET', `${U}/v1/pets`, json(200, '[{"id":9223372036854775808,"name":"Rex","categoryId":1,"status":"sold"}]', tagged)),
+    /outside int64/,
+  );
+  await rejects(
+    () => checker.check('GET', `${U}/v1/pets`, json(400, '{"code":"not_found","message":"x","status":404}')),
+    /body does not match/,
+  );
   await rejects(() => checker.check('HEAD', `${U}/v1/pets`, json(200, '[]', tagged)), /expected no body/);
-  await rejects(() => checker.check('GET', `${U}/v1/pets`, new Response('[]', { status: 200, headers: { 'content-type': 'text/plain', ...tagged } })), /content-type/);
+  await rejects(
+    () => checker.check('GET', `${U}/v1/pets`, new Response('[]', { status: 200, headers: { 'content-type': 'text/plain', ...tagged } })),
+    /content-type/,
+  );
 });
 
 test.run();

@@ -27,7 +27,12 @@ test('every route of the table is an operation, with its operationId', () => {
   const ids = routes.map((r) => r.operationId).sort();
   assert.ok(ids.includes('listPets') && ids.includes('getPet'), 'the table holds the operations');
   assert.equal(ops.map((o) => o.op.operationId).sort(), [...ids, 'getOpenApiDocument'].sort());
-  assert.equal(operations(openApiDocument({ describeSelf: false })).map((o) => o.op.operationId).sort(), ids);
+  assert.equal(
+    operations(openApiDocument({ describeSelf: false }))
+      .map((o) => o.op.operationId)
+      .sort(),
+    ids,
+  );
 });
 
 test('version, servers ending in /v1, bearer security on every operation but the document itself', () => {
@@ -96,7 +101,18 @@ test('parameters carry their constraints and defaults', () => {
 
 test('every error status of the pipeline is documented, with its headers', () => {
   const doc = openApiDocument();
-  assert.equal(Object.keys(doc.paths['/pets']!.post!.responses).sort(), ['201', '400', '401', '409', '413', '415', '422', '429', '500', '503']);
+  assert.equal(Object.keys(doc.paths['/pets']!.post!.responses).sort(), [
+    '201',
+    '400',
+    '401',
+    '409',
+    '413',
+    '415',
+    '422',
+    '429',
+    '500',
+    '503',
+  ]);
   // What the pipeline answers follows from each definition: every operation of the table is held to it.
   for (const route of routes) {
     const op = doc.paths[route.path.replace(/:(\w+)/g, '{$1}')]![route.method.toLowerCase()]!;
@@ -109,7 +125,10 @@ test('every error status of the pipeline is documented, with its headers', () =>
     if (request.body) expected.push('413', '415');
     if (route.deprecation) expected.push('410');
     for (const status of expected) assert.ok(statuses.includes(status), `${route.operationId} documents ${status}`);
-    assert.ok(statuses.some((s) => s.startsWith('2')), `${route.operationId} documents its success`);
+    assert.ok(
+      statuses.some((s) => s.startsWith('2')),
+      `${route.operationId} documents its success`,
+    );
     for (const [status, response] of Object.entries<any>(op.responses)) {
       const names = Object.keys(response.headers ?? {});
       const deprecated = route.deprecation !== undefined && status !== '401';
@@ -145,7 +164,9 @@ test('served at /v1/openapi.json without a key, also with HEAD, and holds no key
   assert.is(await head.text(), '');
   const post = await store.fetch(new Request('http://x/v1/openapi.json', { method: 'POST' }));
   assert.is(post.status, 401, 'other methods: the key first');
-  const postWithKey = await store.fetch(new Request('http://x/v1/openapi.json', { method: 'POST', headers: { authorization: `Bearer ${KEY}` } }));
+  const postWithKey = await store.fetch(
+    new Request('http://x/v1/openapi.json', { method: 'POST', headers: { authorization: `Bearer ${KEY}` } }),
+  );
   assert.is(postWithKey.status, 405);
   assert.is(postWithKey.headers.get('allow'), 'GET, HEAD');
 });

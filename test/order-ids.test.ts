@@ -31,13 +31,27 @@ postgresTest(test, "PostgreSQL, a caller's own pg.Pool: order ids past 2^53 are 
     await db.insertInto('petstore_orders').values({ id: SECOND, pet_id: PET, quantity: 2, status: 'approved', complete: true }).execute();
     await db.insertInto('petstore_orders').values({ id: LAST, pet_id: PET, quantity: 3, status: 'delivered', complete: true }).execute();
     const raw = await pool.query('select id from petstore_orders order by id');
-    assert.equal(raw.rows.map((r) => r.id), [String(FIRST), String(SECOND), String(LAST)], "the pool keeps pg's string int8 parser");
+    assert.equal(
+      raw.rows.map((r) => r.id),
+      [String(FIRST), String(SECOND), String(LAST)],
+      "the pool keeps pg's string int8 parser",
+    );
 
     // Storage: every id exact, and an afterId past 2^53 is not rounded (2^53 would list FIRST again).
     const all = await listOrders(db, { limit: 10 });
-    assert.equal(all.items.map((o) => [o.id, o.petId]), [[FIRST, PET], [SECOND, PET], [LAST, PET]]);
+    assert.equal(
+      all.items.map((o) => [o.id, o.petId]),
+      [
+        [FIRST, PET],
+        [SECOND, PET],
+        [LAST, PET],
+      ],
+    );
     const after = await listOrders(db, { limit: 1, afterId: FIRST });
-    assert.equal(after.items.map((o) => o.id), [SECOND]);
+    assert.equal(
+      after.items.map((o) => o.id),
+      [SECOND],
+    );
     assert.is(after.hasMore, true);
 
     // HTTP: the exact integers in the JSON text, page by page through Link.

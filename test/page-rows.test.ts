@@ -34,7 +34,11 @@ test('every limit from 1 to 100: pages of exactly `limit`, hasMore right, each p
         afterId = BigInt(page.items.at(-1)!.id);
       }
       assert.is(seen.length, total);
-      assert.equal(seen, [...seen].sort((a, b) => Number(a) - Number(b)), 'ascending ids, no repeats');
+      assert.equal(
+        seen,
+        [...seen].sort((a, b) => Number(a) - Number(b)),
+        'ascending ids, no repeats',
+      );
       assert.is(new Set(seen).size, total);
     }
   }

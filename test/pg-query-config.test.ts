@@ -31,9 +31,13 @@ async function observe(make: Make, name: string) {
   const client = new pg.Pool({ connectionString: url!, max: 1 });
   try {
     const results = await Promise.all(
-      Array.from({ length: 24 }, (_, i) => run(client, make(i % 3 === 0 ? undefined : name, TEXT), [String(2n ** 62n + BigInt(i)), `pet ${i}`, (i % 4) + 1])),
+      Array.from({ length: 24 }, (_, i) =>
+        run(client, make(i % 3 === 0 ? undefined : name, TEXT), [String(2n ** 62n + BigInt(i)), `pet ${i}`, (i % 4) + 1]),
+      ),
     );
-    const { rows } = await client.query<{ name: string; statement: string }>('select name, statement from pg_prepared_statements order by name');
+    const { rows } = await client.query<{ name: string; statement: string }>(
+      'select name, statement from pg_prepared_statements order by name',
+    );
     return {
       rows: results.map((r) => r.rows),
       fields: results.map((r) => r.fields.map((f) => [f.name, f.dataTypeID])),
@@ -50,7 +54,10 @@ pgTest('a shared config gives what a new config per query gives: rows, fields, c
   const shared = await observe(sharedStatementConfig, 'petstore_query_config_test');
   assert.equal(shared, plain);
   assert.equal(plain.prepared, [{ name: 'petstore_query_config_test', statement: TEXT }]);
-  assert.equal(plain.rows[5], [[String(2n ** 62n + 5n), 'pet 5', '1'], [String(2n ** 62n + 5n), 'pet 5', '2']]);
+  assert.equal(plain.rows[5], [
+    [String(2n ** 62n + 5n), 'pet 5', '1'],
+    [String(2n ** 62n + 5n), 'pet 5', '2'],
+  ]);
 });
 
 pgTest('pg never alters a shared config; one object per statement and name', async () => {
@@ -59,7 +66,10 @@ pgTest('pg never alters a shared config; one object per statement and name', asy
   await observe(sharedStatementConfig, 'petstore_query_config_test');
   assert.equal(Object.getOwnPropertyNames(named), []);
   assert.equal(Object.getOwnPropertyNames(unnamed), []);
-  assert.equal({ name: named.name, text: named.text, rowMode: named.rowMode }, { name: 'petstore_query_config_test', text: TEXT, rowMode: 'array' });
+  assert.equal(
+    { name: named.name, text: named.text, rowMode: named.rowMode },
+    { name: 'petstore_query_config_test', text: TEXT, rowMode: 'array' },
+  );
   assert.is(unnamed.name, undefined);
   assert.is(sharedStatementConfig('petstore_query_config_test', TEXT), named);
   assert.is.not(plainStatementConfig(undefined, TEXT), plainStatementConfig(undefined, TEXT));

@@ -25,7 +25,10 @@ async function namesAfter(db: Kysely<Database>, work: (conn: Kysely<Database>) =
   return db.connection().execute(async (conn) => {
     await sql`deallocate all`.execute(conn);
     await work(conn);
-    const { rows } = await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements order by name`.execute(conn);
+    const { rows } = await sql<{
+      name: string;
+      statement: string;
+    }>`select name, statement from pg_prepared_statements order by name`.execute(conn);
     return rows;
   });
 }
@@ -37,7 +40,7 @@ const storeWork = async (conn: Kysely<Database>) => {
   await sql`select ${1}::int as caller_own`.execute(conn); // a caller's query with a parameter
 };
 
-pgTest('PostgreSQL: only the store\'s own statements are named, each by the SHA-256 of its text', async () => {
+pgTest("PostgreSQL: only the store's own statements are named, each by the SHA-256 of its text", async () => {
   const db = await createPostgresDatabase(url!);
   try {
     const named = await namesAfter(db, storeWork);
@@ -64,7 +67,7 @@ pgTest('PostgreSQL: only the store\'s own statements are named, each by the SHA-
   }
 });
 
-pgTest('PostgreSQL: preparedStatements: false names nothing; a caller\'s own Pool is never named on', async () => {
+pgTest("PostgreSQL: preparedStatements: false names nothing; a caller's own Pool is never named on", async () => {
   const off = await createPostgresDatabase(url!, { preparedStatements: false, migrate: false });
   const pool = new pg.Pool({ connectionString: url!, max: 2 });
   const borrowed = await createPostgresDatabase(pool, { migrate: false });
@@ -79,53 +82,64 @@ pgTest('PostgreSQL: preparedStatements: false names nothing; a caller\'s own Poo
   }
 });
 
-bouncerTest('PgBouncer (transaction mode, default settings, plain URL): two pools x 40 concurrent mixed statements, none fails', async () => {
-  // Two pools stand for two processes: the same names, prepared on backends PgBouncer shares.
-  const pools = [await createPostgresDatabase(pooledUrl!), await createPostgresDatabase(pooledUrl!, { migrate: false })];
-  try {
-    const failures: string[] = [];
-    for (let round = 0; round < 3; round++) {
-      await Promise.all(
-        Array.from({ length: 80 }, async (_, i) => {
-          const db = pools[i % 2]!;
-          try {
-            if (i % 4 === 0) {
-              const pet = await insertPet(db, { name: 'pooled', categoryId: 2n });
-              assert.equal(await findPet(db, BigInt(pet.id)), pet);
-            } else if (i % 4 === 1) await listPets(db, { limit: 20 });
-            else if (i % 4 === 2) await listPets(db, { limit: 5, status: 'available', afterId: 0n });
-            else await db.transaction().execute((trx) => insertPet(trx, { name: 'pooled', categoryId: 3n }));
-          } catch (error) {
-            failures.push(String(error));
-          }
-        }),
-      );
+bouncerTest(
+  'PgBouncer (transaction mode, default settings, plain URL): two pools x 40 concurrent mixed statements, none fails',
+  async () => {
+    // Two pools stand for two processes: the same names, prepared on backends PgBouncer shares.
+    const pools = [await createPostgresDatabase(pooledUrl!), await createPostgresDatabase(pooledUrl!, { migrate: false })];
+    try {
+      const failures: string[] = [];
+      for (let round = 0; round < 3; round++) {
+        await Promise.all(
+          Array.from({ length: 80 }, async (_, i) => {
+            const db = pools[i % 2]!;
+            try {
+              if (i % 4 === 0) {
+                const pet = await insertPet(db, { name: 'pooled', categoryId: 2n });
+                assert.equal(await findPet(db, BigInt(pet.id)), pet);
+              } else if (i % 4 === 1) await listPets(db, { limit: 20 });
+              else if (i % 4 === 2) await listPets(db, { limit: 5, status: 'available', afterId: 0n });
+              else await db.transaction().execute((trx) => insertPet(trx, { name: 'pooled', categoryId: 3n }));
+            } catch (error) {
+              failures.push(String(error));
+            }
+          }),
+        );
+      }
+      assert.equal(failures, []);
+      await sql`delete from petstore_pets where name = 'pooled'`.execute(pools[0]!);
+    } finally {
+      for (const db of pools) await db.destroy();
     }
-    assert.equal(failures, []);
-    await sql`delete from petstore_pets where name = 'pooled'`.execute(pools[0]!);
-  } finally {
-    for (const db of pools) await db.destroy();
-  }
-});
+  },
+);
 
-bouncerTest('PgBouncer: the statement timeout (1 s) cancels a slow statement on the server: 57014, and the server stops working on it', async () => {
-  const db = await createPostgresDatabase({ connectionString: pooledUrl!, statement_timeout: 1_000 }, { migrate: false });
-  const direct = new pg.Pool({ connectionString: url!, max: 1 });
-  try {
-    const marker = `slow_${process.pid}_${Date.now()}`;
-    const started = performance.now();
-    const error = await sql`select pg_sleep(6), ${marker}::text`.execute(db).then(() => undefined, (e: unknown) => e);
-    const ms = performance.now() - started;
-    assert.is((error as { code?: string }).code, '57014', String(error));
-    assert.ok(ms < 2_500, `cut after ${Math.round(ms)} ms`);
-    const { rows } = await direct.query(`select count(*)::int as n from pg_stat_activity where state = 'active' and query like '%pg_sleep(6)%' and pid <> pg_backend_pid()`);
-    assert.is(rows[0].n, 0, 'no backend still sleeps');
-    const { rows: after } = await sql<{ one: number }>`select 1 as one`.execute(db);
-    assert.is(after[0]!.one, 1, 'the connection works afterwards');
-  } finally {
-    await db.destroy();
-    await direct.end();
-  }
-});
+bouncerTest(
+  'PgBouncer: the statement timeout (1 s) cancels a slow statement on the server: 57014, and the server stops working on it',
+  async () => {
+    const db = await createPostgresDatabase({ connectionString: pooledUrl!, statement_timeout: 1_000 }, { migrate: false });
+    const direct = new pg.Pool({ connectionString: url!, max: 1 });
+    try {
+      const marker = `slow_${process.pid}_${Date.now()}`;
+      const started = performance.now();
+      const error = await sql`select pg_sleep(6), ${marker}::text`.execute(db).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      const ms = performance.now() - started;
+      assert.is((error as { code?: string }).code, '57014', String(error));
+      assert.ok(ms < 2_500, `cut after ${Math.round(ms)} ms`);
+      const { rows } = await direct.query(
+        `select count(*)::int as n from pg_stat_activity where state = 'active' and query like '%pg_sleep(6)%' and pid <> pg_backend_pid()`,
+      );
+      assert.is(rows[0].n, 0, 'no backend still sleeps');
+      const { rows: after } = await sql<{ one: number }>`select 1 as one`.execute(db);
+      assert.is(after[0]!.one, 1, 'the connection works afterwards');
+    } finally {
+      await db.destroy();
+      await direct.end();
+    }
+  },
+);
 
 test.run();

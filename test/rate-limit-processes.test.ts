@@ -45,15 +45,17 @@ if (DATABASE_URL) {
     const servers: Server[] = [];
     try {
       for (let i = 0; i < 2; i++) {
-        servers.push(await startServer(['--database', DATABASE_URL, '--rate-limit', `${LIMIT}/${WINDOW}`, '--no-docs'], { keys: `${key},${other}` }));
+        servers.push(
+          await startServer(['--database', DATABASE_URL, '--rate-limit', `${LIMIT}/${WINDOW}`, '--no-docs'], { keys: `${key},${other}` }),
+        );
       }
       await awayFromWindowEdge();
       const urls = servers.map((s) => s.url);
       const [first, second] = await Promise.all([hammer(urls, key, CLIENTS_PER_SERVER), hammer(urls, other, CLIENTS_PER_SERVER / 2)]);
-      assert.is(first!.length, 2 * CLIENTS_PER_SERVER * REQUESTS_PER_CLIENT);
-      assert.is(count(first!, 200), LIMIT);
-      assert.is(count(first!, 429), first!.length - LIMIT);
-      assert.is(count(second!, 200), LIMIT, 'the other key has its own count');
+      assert.is(first.length, 2 * CLIENTS_PER_SERVER * REQUESTS_PER_CLIENT);
+      assert.is(count(first, 200), LIMIT);
+      assert.is(count(first, 429), first.length - LIMIT);
+      assert.is(count(second, 200), LIMIT, 'the other key has its own count');
     } finally {
       for (const server of servers) await stopGracefully(server);
     }
@@ -61,7 +63,9 @@ if (DATABASE_URL) {
 
   test('serve --workers 2 --rate-limit 100/60: the workers share the count, exactly 100 admitted', async () => {
     const key = `rl-${randomBytes(12).toString('hex')}`;
-    const server = await startServer(['--database', DATABASE_URL, '--workers', '2', '--rate-limit', `${LIMIT}/${WINDOW}`, '--no-docs'], { keys: key });
+    const server = await startServer(['--database', DATABASE_URL, '--workers', '2', '--rate-limit', `${LIMIT}/${WINDOW}`, '--no-docs'], {
+      keys: key,
+    });
     try {
       await awayFromWindowEdge();
       const statuses = await hammer([server.url], key, 2 * CLIENTS_PER_SERVER);

@@ -33,7 +33,7 @@ postgresTest(test, "a caller's own pg.Pool (object rows): RateLimit's t lies wit
   }
 });
 
-test('PGlite (array rows): RateLimit\'s t lies within the window', async () => {
+test("PGlite (array rows): RateLimit's t lies within the window", async () => {
   const db = await createPGliteDatabase();
   try {
     await assertHeaders(createPetStore({ db, keys: [KEY], rateLimit: { limit: 5, windowSeconds: WINDOW } }));

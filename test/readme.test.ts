@@ -14,7 +14,7 @@ function codeBlockUnder(heading: string): string {
   assert.ok(start >= 0, `README has a "## ${heading}" section`);
   const m = /```ts\n([\s\S]*?)```/.exec(readme.slice(start));
   assert.ok(m, `a ts block under "${heading}"`);
-  return m![1]!;
+  return m[1]!;
 }
 
 test('the README in-process example works when pasted into a new file', async () => {

@@ -83,8 +83,8 @@ const cases: [string, Body, unknown?][] = [
   ['bytes that are not UTF-8', new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x7d]), notUtf8],
   ['bytes with a byte order mark', new Uint8Array([0xef, 0xbb, 0xbf, 0x7b, 0x7d]), { value: '{}' }],
   ['a slice of bytes', new TextEncoder().encode('xx{"name":"Rex"}yy').subarray(2, 16), { value: '{"name":"Rex"}' }],
-  ['an ArrayBuffer', new TextEncoder().encode('{"categoryId":3}').buffer as ArrayBuffer],
-  ['a DataView', new DataView(new TextEncoder().encode('{"categoryId":4}').buffer as ArrayBuffer)],
+  ['an ArrayBuffer', new TextEncoder().encode('{"categoryId":3}').buffer],
+  ['a DataView', new DataView(new TextEncoder().encode('{"categoryId":4}').buffer)],
   ['bytes past the cap', new Uint8Array(65_537).fill(0x20), tooLarge],
 ];
 
@@ -108,7 +108,9 @@ test("past the cap the adapter's reader is cancelled at once, not read to its en
 });
 
 test("a reader that fails: 400 (the client's doing); one that fails with an ApiError keeps it", async () => {
-  const failing = (error: unknown): AdapterBindings => ({ body: () => ({ read: () => Promise.reject(error), cancel: () => Promise.resolve() }) });
+  const failing = (error: unknown): AdapterBindings => ({
+    body: () => ({ read: () => Promise.reject(error), cancel: () => Promise.resolve() }),
+  });
   const request = () => new Request(URL_, { method: 'POST', headers: JSON_TYPE });
   assert.equal(await outcome(request(), failing(new Error('ECONNRESET'))), {
     status: 400,
@@ -116,7 +118,11 @@ test("a reader that fails: 400 (the client's doing); one that fails with an ApiE
     message: 'the request body could not be read to its end',
   });
   const own = new ApiError(413, ErrorCode.payloadTooLarge, 'the request body exceeds 10 bytes');
-  assert.equal(await outcome(request(), failing(own)), { status: 413, code: 'payload_too_large', message: 'the request body exceeds 10 bytes' });
+  assert.equal(await outcome(request(), failing(own)), {
+    status: 413,
+    code: 'payload_too_large',
+    message: 'the request body exceeds 10 bytes',
+  });
 });
 
 test("an adapter without a reader for this body (already handed out): the request's own body is read", async () => {

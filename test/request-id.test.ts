@@ -25,14 +25,21 @@ for (const transport of transports) {
         await fetch(req('/other')), // outside the base path
         await fetch(req('/v1/openapi.json')),
       ];
-      assert.equal(answers.map((r) => r.status), [200, 401, 404, 405, 400, 200, 404, 200]);
+      assert.equal(
+        answers.map((r) => r.status),
+        [200, 401, 404, 405, 400, 200, 404, 200],
+      );
       const ids = answers.map((r) => r.headers.get('x-request-id') ?? '');
       for (const id of ids) assert.match(id, UUID);
       assert.is(new Set(ids).size, ids.length, 'a new id each time');
 
       const valid = ['abc', 'A-z_0.9:=', 'x'.repeat(200), '0f8fad5b-d9cb-469f-a165-70867728950e'];
       for (const id of valid) {
-        assert.is((await fetch(req('/v1/pets', { headers: { 'x-request-id': id } }))).headers.get('x-request-id'), id, 'echoed, on a 401 too');
+        assert.is(
+          (await fetch(req('/v1/pets', { headers: { 'x-request-id': id } }))).headers.get('x-request-id'),
+          id,
+          'echoed, on a 401 too',
+        );
       }
       for (const id of ['x'.repeat(201), 'a b', 'a/b', 'a,b', '<script>', 'é']) {
         const res = await fetch(req('/v1/pets', { headers: { ...auth, 'x-request-id': id } }));
@@ -72,14 +79,28 @@ for (const transport of transports) {
     const store = createPetStore({ db, keys: [KEY, `sha256:${digest}`], onResponse: (e) => void events.push(e) });
     await mounted(transport, store, async (fetch) => {
       const traceparent = `00-${TRACE}-00f067aa0ba902b7-01`;
-      const created = await fetch(req('/v1/pets', { method: 'POST', headers: { ...auth, 'content-type': 'application/json', traceparent }, body: '{"name":"Rex","categoryId":1}' }));
+      const created = await fetch(
+        req('/v1/pets', {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json', traceparent },
+          body: '{"name":"Rex","categoryId":1}',
+        }),
+      );
       const { id } = await created.json();
-      await fetch(req(`/v1/pets/${id}`, { headers: { authorization: 'Bearer second-key', traceparent: `00-${'0'.repeat(32)}-00f067aa0ba902b7-01` } }));
+      await fetch(
+        req(`/v1/pets/${id}`, { headers: { authorization: 'Bearer second-key', traceparent: `00-${'0'.repeat(32)}-00f067aa0ba902b7-01` } }),
+      );
       await fetch(req('/v1/pets', { headers: { authorization: 'Bearer wrong', traceparent: 'garbage' } }));
       await fetch(req('/v1/nowhere', { headers: auth }));
       await fetch(req('/v1/health'));
       assert.is(events.length, 5, 'once per request');
-      const [create, getPet, unauthorized, unmatched, health] = events as [ResponseEvent, ResponseEvent, ResponseEvent, ResponseEvent, ResponseEvent];
+      const [create, getPet, unauthorized, unmatched, health] = events as [
+        ResponseEvent,
+        ResponseEvent,
+        ResponseEvent,
+        ResponseEvent,
+        ResponseEvent,
+      ];
       assert.is(create.status, 201);
       assert.is(create.operationId, 'createPet');
       assert.is(create.route, '/v1/pets');
@@ -135,7 +156,13 @@ for (const transport of transports) {
     }
     await new Promise((r) => setImmediate(r));
     assert.is(calls, 3);
-    assert.equal(errors.map(([e, id]) => [(e as Error).message, id]), [['hook threw', 'hooked'], ['hook rejected', 'hooked']]);
+    assert.equal(
+      errors.map(([e, id]) => [(e as Error).message, id]),
+      [
+        ['hook threw', 'hooked'],
+        ['hook rejected', 'hooked'],
+      ],
+    );
   });
 }
 

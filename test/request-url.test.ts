@@ -31,7 +31,7 @@ test('origin, pathname and query equal those of new URL(), on 20,000 generated U
   assert.ok(sliced > 5_000, `the slicing path is taken (${sliced} of ${checked})`);
 });
 
-test('the same parts as new URL() for raw, unserialised URLs too (as Deno\'s server hands them over)', () => {
+test("the same parts as new URL() for raw, unserialised URLs too (as Deno's server hands them over)", () => {
   const next = random(7);
   let sliced = 0;
   for (let i = 0; i < 20_000; i++) {
@@ -49,7 +49,13 @@ test('the same parts as new URL() for raw, unserialised URLs too (as Deno\'s ser
     assert.equal([...parts.searchParams], [...parsed.searchParams], raw);
   }
   assert.ok(sliced > 2_000, `the slicing path is taken (${sliced} times)`);
-  for (const raw of ['http://localhost:80/v1/pets', 'http://127.1/v1/pets', 'http://h/v1/./pets', 'http://h/v1/x/../pets', 'http://h/v1/%2e%2E/pets']) {
+  for (const raw of [
+    'http://localhost:80/v1/pets',
+    'http://127.1/v1/pets',
+    'http://h/v1/./pets',
+    'http://h/v1/x/../pets',
+    'http://h/v1/%2e%2E/pets',
+  ]) {
     const parsed = new URL(raw);
     const parts = requestUrl(raw);
     assert.equal([parts.origin, parts.pathname], [parsed.origin, parsed.pathname], raw);
@@ -61,7 +67,10 @@ test('the usual request URL is sliced, not parsed', () => {
     const parts = requestUrl(href);
     assert.not.instance(parts, URL, href);
     const parsed = new URL(href);
-    assert.equal([parts.origin, parts.pathname, parts.searchParams.toString()], [parsed.origin, parsed.pathname, parsed.searchParams.toString()]);
+    assert.equal(
+      [parts.origin, parts.pathname, parts.searchParams.toString()],
+      [parsed.origin, parsed.pathname, parsed.searchParams.toString()],
+    );
   }
 });
 

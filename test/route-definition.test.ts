@@ -11,7 +11,11 @@ import { int64Path } from '../src/schemas/int64.js';
 import { textParam } from '../src/schemas/param.js';
 import { limitQuery } from '../src/schemas/query.js';
 
-const store = { now: () => new Date('2026-01-01T00:00:00Z'), basePath: '/v1', deprecation: { deprecatedAt: new Date(0), sunsetAt: new Date('2030-01-01T00:00:00Z') } } as StoreContext;
+const store = {
+  now: () => new Date('2026-01-01T00:00:00Z'),
+  basePath: '/v1',
+  deprecation: { deprecatedAt: new Date(0), sunsetAt: new Date('2030-01-01T00:00:00Z') },
+} as StoreContext;
 const seen: unknown[] = [];
 
 /** A definition with a path parameter, a query parameter, a header and a body, all validated together. */
@@ -87,18 +91,37 @@ test('cross-field rules run once every field is valid on its own', async () => {
 
 test('a definition whose path and params disagree is refused at definition time', () => {
   assert.throws(
-    () => defineRoute({ method: 'GET', path: '/a/:id', operationId: 'a', summary: 'a', description: 'a', tags: [], responses: {}, handler: async () => jsonResponse(200, '{}') }),
+    () =>
+      defineRoute({
+        method: 'GET',
+        path: '/a/:id',
+        operationId: 'a',
+        summary: 'a',
+        description: 'a',
+        tags: [],
+        responses: {},
+        handler: async () => jsonResponse(200, '{}'),
+      }),
     /path names \[id\] but request\.params declares \[\]/,
   );
 });
 
 test('the document reads the definition: parameters of every location, body, responses, media type, public', () => {
   const op = operationObject(route, () => ({}));
-  assert.equal(op.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`), ['path:thingId', 'query:limit', 'header:X-Mode']);
+  assert.equal(
+    op.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`),
+    ['path:thingId', 'query:limit', 'header:X-Mode'],
+  );
   assert.equal(op.requestBody.content['application/json'].schema, { $ref: '#/components/schemas/Thing' });
   assert.equal(Object.keys(op.responses), ['200', '400', '401']);
   const page = defineRoute({
-    method: 'GET', path: '/docs', operationId: 'getDocs', summary: 'Docs', description: 'HTML.', tags: ['meta'], public: true,
+    method: 'GET',
+    path: '/docs',
+    operationId: 'getDocs',
+    summary: 'Docs',
+    description: 'HTML.',
+    tags: ['meta'],
+    public: true,
     responses: { '200': { description: 'The page.', mediaType: 'text/html', body: { type: 'string' } } },
     handler: async () => jsonResponse(200, '{}'),
   });

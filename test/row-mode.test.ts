@@ -71,7 +71,10 @@ test('PGlite: pet statements ask for array rows, and answer the same records as 
   const viaPlugin = await readBack(db.withPlugin(watcher));
   assert.equal([...new Set(modes)], ['array'], 'array rows with plugins too');
   assert.is(watcher.arrays + watcher.objects, 0, 'no plugin saw a pet row');
-  assert.equal(viaPlugin.all.items.map((p) => p.name), viaArrays.all.items.map((p) => p.name));
+  assert.equal(
+    viaPlugin.all.items.map((p) => p.name),
+    viaArrays.all.items.map((p) => p.name),
+  );
 
   // The plain path, differential: Kysely's own PGlite dialect on the same instance, object rows.
   await db.deleteFrom('petstore_pets').where('id', '=', BigInt(viaPlugin.inserted.id)).execute();
@@ -81,15 +84,21 @@ test('PGlite: pet statements ask for array rows, and answer the same records as 
 
   viaObjects.inserted.id = viaArrays.inserted.id; // a new row, so a new id; everything else is equal
   if (viaObjects.found) viaObjects.found.id = viaArrays.inserted.id;
-  for (const page of [viaObjects.all, viaObjects.after]) for (const p of page.items) if (p.name.startsWith('C ')) p.id = viaArrays.inserted.id;
+  for (const page of [viaObjects.all, viaObjects.after])
+    for (const p of page.items) if (p.name.startsWith('C ')) p.id = viaArrays.inserted.id;
   assert.equal(viaObjects, viaArrays);
-  assert.equal(viaArrays.found, { id: viaArrays.inserted.id, name: 'C "quoted" \u00e9', categoryId: '-9223372036854775808', status: 'pending' });
+  assert.equal(viaArrays.found, {
+    id: viaArrays.inserted.id,
+    name: 'C "quoted" \u00e9',
+    categoryId: '-9223372036854775808',
+    status: 'pending',
+  });
   assert.equal(viaArrays.available, { items: [{ id: '1000', name: 'b', categoryId: '1', status: 'available' }], hasMore: false });
   await db.destroy();
   await pglite.close();
 });
 
-postgresTest(test, 'PostgreSQL (a pool we create): pet rows are decoded as arrays, never by pg\'s shared object decoder', async (url) => {
+postgresTest(test, "PostgreSQL (a pool we create): pet rows are decoded as arrays, never by pg's shared object decoder", async (url) => {
   const db = await createPostgresDatabase(url);
   await seed(db);
   const proto = pg.Result.prototype as unknown as Record<'parseRow' | '_parseRowAsArray', (this: unknown, row: unknown[]) => unknown>;
@@ -113,14 +122,20 @@ postgresTest(test, 'PostgreSQL (a pool we create): pet rows are decoded as array
   }
   assert.is(objects, 0, 'no pet row went through parseRow');
   assert.is(arrays, 1 + 1 + 3 + 1 + 3, 'insert, find, three rows, one of two available (limit + 1), three');
-  assert.equal(viaArrays.all.items.map((p) => p.id), [viaArrays.inserted.id, '1000', '9223372036854775807']);
+  assert.equal(
+    viaArrays.all.items.map((p) => p.id),
+    [viaArrays.inserted.id, '1000', '9223372036854775807'],
+  );
   assert.equal(viaArrays.all.items[2], { id: '9223372036854775807', name: 'max', categoryId: '9007199254740993', status: 'sold' });
 
   const watcher = new RowWatcher();
   await db.deleteFrom('petstore_pets').where('id', '=', BigInt(viaArrays.inserted.id)).execute();
   const viaPlugin = await readBack(db.withPlugin(watcher));
   assert.is(watcher.arrays + watcher.objects, 0, 'no plugin saw a pet row');
-  assert.equal(viaPlugin.all.items.map((p) => p.name), viaArrays.all.items.map((p) => p.name));
+  assert.equal(
+    viaPlugin.all.items.map((p) => p.name),
+    viaArrays.all.items.map((p) => p.name),
+  );
   assert.equal(viaPlugin.found, { ...viaArrays.found!, id: viaPlugin.inserted.id });
 
   // The plain path, differential: a caller's own Pool (nothing named, object rows) answers the same records.
@@ -142,7 +157,13 @@ postgresTest(test, 'PostgreSQL (a pool we create): pet rows are decoded as array
   const id = viaObjects.inserted.id;
   const renamed = (p: { id: string }) => (p.id === id ? { ...p, id: viaArrays.inserted.id } : p);
   assert.equal(
-    { ...viaObjects, inserted: renamed(viaObjects.inserted), found: renamed(viaObjects.found!), all: { ...viaObjects.all, items: viaObjects.all.items.map(renamed) }, after: { ...viaObjects.after, items: viaObjects.after.items.map(renamed) } },
+    {
+      ...viaObjects,
+      inserted: renamed(viaObjects.inserted),
+      found: renamed(viaObjects.found!),
+      all: { ...viaObjects.all, items: viaObjects.all.items.map(renamed) },
+      after: { ...viaObjects.after, items: viaObjects.after.items.map(renamed) },
+    },
     viaArrays,
   );
   await plain.destroy();

@@ -54,8 +54,14 @@ test('PostgreSQL: two stores in two schemas of one database see only their own p
     assert.is(created.status, 201);
     assert.match(await created.text(), /^\{"id":1,/);
     assert.match(await (await two.fetch(pets('', { method: 'POST', body: '{"name":"in two","categoryId":2}' }))).text(), /^\{"id":1,/);
-    assert.equal((JSON.parse(await (await one.fetch(pets(''))).text()) as { name: string }[]).map((p) => p.name), ['in one']);
-    assert.equal((JSON.parse(await (await two.fetch(pets(''))).text()) as { name: string }[]).map((p) => p.name), ['in two']);
+    assert.equal(
+      (JSON.parse(await (await one.fetch(pets(''))).text()) as { name: string }[]).map((p) => p.name),
+      ['in one'],
+    );
+    assert.equal(
+      (JSON.parse(await (await two.fetch(pets(''))).text()) as { name: string }[]).map((p) => p.name),
+      ['in two'],
+    );
     assert.match(await (await two.fetch(pets('/1'))).text(), /"name":"in two"/);
     // The rows really are in their schemas.
     const { rows } = await sql<{ name: string }>`select name from ${sql.id(s1, 'petstore_pets')}`.execute(db);
@@ -72,9 +78,15 @@ test('PostgreSQL: each schema records its own migrations; a second run applies n
   const s = unique('m');
   try {
     const first = await migrate(db, { schema: s });
-    assert.equal(first.map((r) => r.migrationName), Object.keys(migrations));
+    assert.equal(
+      first.map((r) => r.migrationName),
+      Object.keys(migrations),
+    );
     const { rows } = await sql<{ name: string }>`select name from ${sql.id(s, MIGRATION_TABLE)} order by name`.execute(db);
-    assert.equal(rows.map((r) => r.name), Object.keys(migrations));
+    assert.equal(
+      rows.map((r) => r.name),
+      Object.keys(migrations),
+    );
     assert.equal(await migrate(db, { schema: s }), []);
     assert.equal(await migrate(db), [], 'the default schema is unaffected (already migrated)');
   } finally {
@@ -90,7 +102,10 @@ test('PostgreSQL: several processes migrating one new schema at once all succeed
     const startAt = String(Date.now() + 2500); // after every process has imported and connected
     const outputs = await Promise.all(
       Array.from({ length: 4 }, () =>
-        run(process.execPath, ['--import', 'tsx', 'test/helpers/migrate-schema.ts', process.env.DATABASE_URL!, s, startAt], { cwd: root, timeout: 120_000 }),
+        run(process.execPath, ['--import', 'tsx', 'test/helpers/migrate-schema.ts', process.env.DATABASE_URL!, s, startAt], {
+          cwd: root,
+          timeout: 120_000,
+        }),
       ),
     );
     const applied = outputs.flatMap(({ stdout }) => JSON.parse(stdout) as string[]).sort();

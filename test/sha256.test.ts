@@ -16,7 +16,7 @@ test('sha256 known answer (FIPS 180-4 "abc")', () => {
   assert.is(hex(sha256('abc')), 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
 });
 
-test('sha256Hex (the runtime\'s hash on Node) equals our own, and Node\'s is the one used here', () => {
+test("sha256Hex (the runtime's hash on Node) equals our own, and Node's is the one used here", () => {
   assert.ok(usesNativeSha256, 'Node 20.16+ offers node:crypto through process.getBuiltinModule');
   for (let n = 0; n < 100; n++) {
     const text = randomBytes(n).toString('latin1') + (n % 4 === 0 ? '\u00e9\u{1F600}' : '');

@@ -44,7 +44,9 @@ async function both<T>(context: { db: Kysely<Database>; runs: number }, work: (d
 }
 
 test('inserts and reads back the same pets either way', async (context) => {
-  const [a, b] = await both(context, (db) => insertPet(db, { name: 'Ünïcode "quoted" 🐈', categoryId: 9_007_199_254_740_993n, status: 'pending' }));
+  const [a, b] = await both(context, (db) =>
+    insertPet(db, { name: 'Ünïcode "quoted" 🐈', categoryId: 9_007_199_254_740_993n, status: 'pending' }),
+  );
   assert.is(a.name, b.name);
   assert.is(a.categoryId, '9007199254740993', 'int64 past 2^53 stays exact');
   assert.is(b.categoryId, '9007199254740993');
@@ -61,9 +63,14 @@ test('every page shape gives the same page either way', async (context) => {
   for (let i = 0; i < 25; i++) await insertPet(context.db, { name: `runner-${i}`, categoryId: 1n, status: i % 2 ? 'sold' : 'available' });
   const first = await listPets(context.db, { limit: 5 });
   const afterId = BigInt(first.items[2]!.id);
-  for (const params of [{ limit: 20 }, { limit: 5, afterId }, { limit: 50, status: 'sold' as const }, { limit: 3, status: 'available' as const, afterId }]) {
+  for (const params of [
+    { limit: 20 },
+    { limit: 5, afterId },
+    { limit: 50, status: 'sold' as const },
+    { limit: 3, status: 'available' as const, afterId },
+  ]) {
     const [direct, plain] = await both(context, (db) => listPets(db, params));
-    assert.equal(direct, plain, `${params.limit} ${params.status ?? ""} ${params.afterId ?? ""}`);
+    assert.equal(direct, plain, `${params.limit} ${params.status ?? ''} ${params.afterId ?? ''}`);
     assert.ok(direct.items.length > 0);
   }
 });
@@ -77,7 +84,11 @@ test('an upsert returns the same counts either way', async (context) => {
 
 test('a failing statement rejects with the same PostgreSQL error either way', async (context) => {
   // A category id past int8: PostgreSQL refuses it (22003), nothing is stored.
-  const failing = (db: Kysely<Database>) => insertPet(db, { name: 'too big', categoryId: 2n ** 63n }).then(() => 'stored', (e: { code?: string }) => e.code);
+  const failing = (db: Kysely<Database>) =>
+    insertPet(db, { name: 'too big', categoryId: 2n ** 63n }).then(
+      () => 'stored',
+      (e: { code?: string }) => e.code,
+    );
   const [direct, plain] = await both(context, failing);
   assert.is(direct, '22003');
   assert.is(plain, '22003');
@@ -101,7 +112,11 @@ test("a store's schema option keeps the direct path, in its schema", async (cont
   const store = createPetStore({ db: context.db, keys: ['runner-key'], schema });
   const before = context.runs;
   const response = await store.fetch(
-    new Request('http://x/v1/pets', { method: 'POST', headers: { authorization: 'Bearer runner-key', 'content-type': 'application/json' }, body: '{"name":"in schema","categoryId":1}' }),
+    new Request('http://x/v1/pets', {
+      method: 'POST',
+      headers: { authorization: 'Bearer runner-key', 'content-type': 'application/json' },
+      body: '{"name":"in schema","categoryId":1}',
+    }),
   );
   assert.is(response.status, 201);
   assert.ok(context.runs > before, 'the direct path ran');
@@ -116,7 +131,10 @@ test('a Kysely never queried gets the direct path once its driver opened, and de
   assert.ok(statementRunnerOf(db), 'attached once Kysely lent its first connection');
   assert.equal(await findPet(db, BigInt(pet.id)), pet);
   await db.destroy();
-  const after = await findPet(db, BigInt(pet.id)).then(() => 'answered', (e: Error) => e.message);
+  const after = await findPet(db, BigInt(pet.id)).then(
+    () => 'answered',
+    (e: Error) => e.message,
+  );
   assert.match(after, /end|destroyed/i, 'the pool was ended by destroy()');
 });
 

@@ -71,8 +71,15 @@ test('a PGlite we create is closed by db.destroy() even if never queried ({ migr
 test("a PGlite passed in with a lossy int8 parser of the caller's still answers exact ids past 2^53", async () => {
   const pglite = new PGlite({ parsers: { 20: (v: string) => Number(v) } }); // the caller's choice: int8 as a JS number
   const db = await createPGliteDatabase({ pglite });
-  await db.insertInto('petstore_pets').values({ id: 9007199254740993n, name: 'big', category_id: -9223372036854775808n, status: 'sold' }).execute();
-  assert.is((await pglite.query<{ id: unknown }>('select id from petstore_pets')).rows[0]!.id, 9007199254740992, "the caller's parser rounds");
+  await db
+    .insertInto('petstore_pets')
+    .values({ id: 9007199254740993n, name: 'big', category_id: -9223372036854775808n, status: 'sold' })
+    .execute();
+  assert.is(
+    (await pglite.query<{ id: unknown }>('select id from petstore_pets')).rows[0]!.id,
+    9007199254740992,
+    "the caller's parser rounds",
+  );
   const store = createPetStore({ db, keys: [KEY] });
   const response = await store.fetch(new Request('http://x/v1/pets', { headers: { authorization: `Bearer ${KEY}` } }));
   assert.is(await response.text(), '[{"id":9007199254740993,"name":"big","categoryId":-9223372036854775808,"status":"sold"}]');
@@ -93,7 +100,10 @@ postgresTest(test, 'PostgreSQL: a Pool passed in keeps its own parsers and stays
   const pool = new pg.Pool({ connectionString: url, max: 2 });
   const db = await createPostgresDatabase(pool);
   await resetDatabase(db);
-  await db.insertInto('petstore_pets').values({ id: 9223372036854775807n, name: 'max', category_id: 9007199254740993n, status: 'sold' }).execute();
+  await db
+    .insertInto('petstore_pets')
+    .values({ id: 9223372036854775807n, name: 'max', category_id: 9007199254740993n, status: 'sold' })
+    .execute();
   const { items } = await listPets(db, { limit: 10 });
   // The repository reads int8 as PostgreSQL's decimal text, whatever the pool's parsers.
   assert.equal(items, [{ id: '9223372036854775807', name: 'max', categoryId: '9007199254740993', status: 'sold' }]);

@@ -11,7 +11,13 @@ const test = suite('test stores');
 
 const get = (t: TestStore, path: string) => t.fetch(new Request(`http://t/v1${path}`, { headers: { authorization: `Bearer ${t.key}` } }));
 const post = (t: TestStore, name: string) =>
-  t.fetch(new Request('http://t/v1/pets', { method: 'POST', headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ name, categoryId: 1 }) }));
+  t.fetch(
+    new Request('http://t/v1/pets', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name, categoryId: 1 }),
+    }),
+  );
 
 test('a pet created in one store is invisible to every other store', async () => {
   const [a, b] = await Promise.all([createTestStore(), createTestStore()]);
@@ -33,14 +39,26 @@ test('100 stores alive and used concurrently: each sees exactly its own pets, id
   const stores = await Promise.all(Array.from({ length: 100 }, () => createTestStore()));
   try {
     assert.is(new Set(stores.map((s) => s.schema)).size, 100);
-    await Promise.all(stores.map(async (s, i) => {
-      for (let k = 0; k <= i % 3; k++) assert.is((await post(s, `pet-${i}-${k}`)).status, 201);
-    }));
-    await Promise.all(stores.map(async (s, i) => {
-      const pets = JSON.parse(await (await get(s, '/pets')).text()) as { id: number; name: string }[];
-      assert.equal(pets.map((p) => p.name), Array.from({ length: (i % 3) + 1 }, (_, k) => `pet-${i}-${k}`), `store ${i}`);
-      assert.equal(pets.map((p) => p.id), Array.from({ length: (i % 3) + 1 }, (_, k) => k + 1), `store ${i} ids`);
-    }));
+    await Promise.all(
+      stores.map(async (s, i) => {
+        for (let k = 0; k <= i % 3; k++) assert.is((await post(s, `pet-${i}-${k}`)).status, 201);
+      }),
+    );
+    await Promise.all(
+      stores.map(async (s, i) => {
+        const pets = JSON.parse(await (await get(s, '/pets')).text()) as { id: number; name: string }[];
+        assert.equal(
+          pets.map((p) => p.name),
+          Array.from({ length: (i % 3) + 1 }, (_, k) => `pet-${i}-${k}`),
+          `store ${i}`,
+        );
+        assert.equal(
+          pets.map((p) => p.id),
+          Array.from({ length: (i % 3) + 1 }, (_, k) => k + 1),
+          `store ${i} ids`,
+        );
+      }),
+    );
   } finally {
     await Promise.all(stores.map((s) => s.close()));
   }
@@ -50,7 +68,11 @@ test('100 stores alive and used concurrently: each sees exactly its own pets, id
   const again = await Promise.all(Array.from({ length: 100 }, () => createTestStore()));
   try {
     const first = new Set(stores.map((s) => s.schema));
-    assert.equal(again.filter((s) => !first.has(s.schema)).map((s) => s.schema), [], 'new schemas were built');
+    assert.equal(
+      again.filter((s) => !first.has(s.schema)).map((s) => s.schema),
+      [],
+      'new schemas were built',
+    );
     await Promise.all(again.map(async (s) => assert.match(await (await post(s, 'again')).text(), /^\{"id":1,/)));
   } finally {
     await Promise.all(again.map((s) => s.close()));
@@ -78,7 +100,7 @@ test('close() releases: the schema is emptied and reused, the closed store answe
     assert.is(late.status, 503); // the database is gone for it: 503, as for any unreachable database
     try {
       await db.selectFrom('petstore_pets').selectAll().execute();
-      assert.unreachable('a closed store\'s db answered');
+      assert.unreachable("a closed store's db answered");
     } catch (error) {
       assert.instance(error, Error);
       assert.not.match((error as Error).message, /unreachable/);
@@ -94,14 +116,21 @@ test('seed: pets and orders without HTTP, int64 exact, the id sequence moved pas
   try {
     const big = 2n ** 62n + 3n;
     const { pets } = await t.seed({
-      pets: [{ name: 'Rex', categoryId: big }, { id: '9007199254740993', name: 'Past 2^53', categoryId: 7, status: 'sold' }],
+      pets: [
+        { name: 'Rex', categoryId: big },
+        { id: '9007199254740993', name: 'Past 2^53', categoryId: 7, status: 'sold' },
+      ],
     });
     assert.equal(pets, [
       { id: 1n, name: 'Rex', categoryId: big, status: 'available' },
       { id: 9007199254740993n, name: 'Past 2^53', categoryId: 7n, status: 'sold' },
     ]);
-    const { orders } = await seed(t.db, { orders: [{ petId: pets[1]!.id, quantity: 2, status: 'approved', shipDate: new Date('2026-01-02T00:00:00Z') }] });
-    assert.equal(orders, [{ id: 1n, petId: 9007199254740993n, quantity: 2, status: 'approved', complete: false, shipDate: new Date('2026-01-02T00:00:00Z') }]);
+    const { orders } = await seed(t.db, {
+      orders: [{ petId: pets[1]!.id, quantity: 2, status: 'approved', shipDate: new Date('2026-01-02T00:00:00Z') }],
+    });
+    assert.equal(orders, [
+      { id: 1n, petId: 9007199254740993n, quantity: 2, status: 'approved', complete: false, shipDate: new Date('2026-01-02T00:00:00Z') },
+    ]);
     // Through the API: exact ids, and the next POST gets the id after the largest one.
     assert.match(await (await get(t, '/pets/9007199254740993')).text(), /"id":9007199254740993,/);
     assert.match(await (await get(t, '/pets/1')).text(), new RegExp(`"categoryId":${big},`));
@@ -116,7 +145,12 @@ test('seed refuses what it cannot store exactly, and inserts nothing then', asyn
   try {
     for (const bad of [2 ** 53 + 2, 1.5, '12x', 2n ** 63n]) {
       try {
-        await t.seed({ pets: [{ name: 'ok', categoryId: 1 }, { name: 'bad', categoryId: bad }] });
+        await t.seed({
+          pets: [
+            { name: 'ok', categoryId: 1 },
+            { name: 'bad', categoryId: bad },
+          ],
+        });
         assert.unreachable(`accepted ${String(bad)}`);
       } catch (error) {
         assert.instance(error, TypeError, String(bad));
@@ -156,11 +190,19 @@ test('a test schema (built from one text of the migrations) has exactly the cata
       const relations = await sql<Record<string, unknown>>`
         select c.relname, c.relkind, c.relpersistence from pg_class c join pg_namespace n on n.oid = c.relnamespace
         where n.nspname = ${schema} and c.relname not like 'petstore_migration%' order by c.relname`.execute(t.db);
-      return { columns: columns.rows, indexes: indexes.rows, constraints: constraints.rows.filter((r) => !r.bookkeeping), relations: relations.rows };
+      return {
+        columns: columns.rows,
+        indexes: indexes.rows,
+        constraints: constraints.rows.filter((r) => !r.bookkeeping),
+        relations: relations.rows,
+      };
     };
     const [fast, reference] = await Promise.all([catalog(t.schema), catalog(plain)]);
     assert.ok(fast.columns.length >= 20 && fast.indexes.length >= 5 && fast.constraints.length >= 6, JSON.stringify(fast).slice(0, 200));
-    assert.equal(fast.relations.find((r) => r.relname === 'petstore_rate_limits'), { relname: 'petstore_rate_limits', relkind: 'r', relpersistence: 'u' });
+    assert.equal(
+      fast.relations.find((r) => r.relname === 'petstore_rate_limits'),
+      { relname: 'petstore_rate_limits', relkind: 'r', relpersistence: 'u' },
+    );
     assert.equal(fast, reference);
   } finally {
     await sql`drop schema if exists ${sql.id(plain)} cascade`.execute(t.db);
@@ -179,7 +221,9 @@ test('a schema build that fails leaves nothing behind and the shared PGlite usab
       assert.match((error as Error).message, /already exists/);
     }
     // No transaction left open or aborted: the next statements run and commit on their own.
-    const { rows } = await lease.pglite.query<{ n: number }>(`select count(*)::int as n from pg_namespace where nspname = $1`, [lease.schema]);
+    const { rows } = await lease.pglite.query<{ n: number }>(`select count(*)::int as n from pg_namespace where nspname = $1`, [
+      lease.schema,
+    ]);
     assert.is(rows[0]!.n, 1);
     const t = await createTestStore();
     assert.is((await post(t, 'after a failed build')).status, 201);
@@ -193,7 +237,10 @@ test('the shared WAL stays bounded: at most 32 MB, a checkpoint within every CHE
   const lease = await leaseSchema();
   try {
     const one = async <T>(text: string) => (await lease.pglite.query<T>(text)).rows[0]!;
-    assert.equal(await one(`select current_setting('max_wal_size') as max, current_setting('min_wal_size') as min`), { max: '32MB', min: '32MB' });
+    assert.equal(await one(`select current_setting('max_wal_size') as max, current_setting('min_wal_size') as min`), {
+      max: '32MB',
+      min: '32MB',
+    });
     const redo = async () => (await one<{ redo: string }>('select redo_lsn::text as redo from pg_control_checkpoint()')).redo;
     const before = await redo();
     for (let i = 0; i < CHECKPOINT_EVERY; i++) await (await createTestStore()).close();

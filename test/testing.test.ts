@@ -23,8 +23,13 @@ test('a test database is migrated: our tables exist, empty, in its own schema', 
   try {
     const schema = testDatabaseSchema(db)!;
     assert.match(schema, /^petstore_test_\d+$/);
-    const tables = await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = ${schema} order by 1`.execute(db);
-    assert.equal(tables.rows.map((r) => r.table_name), ['petstore_idempotency_keys', 'petstore_orders', 'petstore_pets', 'petstore_rate_limits']);
+    const tables = await sql<{
+      table_name: string;
+    }>`select table_name from information_schema.tables where table_schema = ${schema} order by 1`.execute(db);
+    assert.equal(
+      tables.rows.map((r) => r.table_name),
+      ['petstore_idempotency_keys', 'petstore_orders', 'petstore_pets', 'petstore_rate_limits'],
+    );
     const pets = await db.selectFrom('petstore_pets').select('id').execute();
     assert.equal(pets, []);
   } finally {
@@ -124,7 +129,11 @@ test('docs/testing.md shows examples/testing/store.test.ts as it is', () => {
 });
 
 test('the docs example (examples/testing/store.test.ts) passes under node --test', async () => {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', 'examples/testing/store.test.ts'], { cwd: root, timeout: 120_000 });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', '--test', '--test-reporter=tap', 'examples/testing/store.test.ts'],
+    { cwd: root, timeout: 120_000 },
+  );
   assert.match(stdout, /# pass 3\n/);
   assert.match(stdout, /# fail 0\n/);
 });

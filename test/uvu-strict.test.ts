@@ -24,7 +24,9 @@ function runFixtures(files: Record<string, string>, strict: boolean) {
       const imports = `import { test } from ${JSON.stringify(uvuModule)};\nimport * as assert from ${JSON.stringify(assertModule)};\n`;
       writeFileSync(join(dir, name), imports + body);
     }
-    const uvu = strict ? ['--import', 'tsx', 'scripts/uvu-strict.ts'] : [join(dirname(createRequire(import.meta.url).resolve('uvu/run')), '..', 'bin.js')];
+    const uvu = strict
+      ? ['--import', 'tsx', 'scripts/uvu-strict.ts']
+      : [join(dirname(createRequire(import.meta.url).resolve('uvu/run')), '..', 'bin.js')];
     const run = spawnSync(process.execPath, [...uvu, '-r', 'tsx', dir, '-c', 'false'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
     return { code: run.status, stdout: run.stdout, stderr: run.stderr };
   } finally {

@@ -13,7 +13,10 @@ export async function openDatabase(
   try {
     if (target.database !== undefined) {
       const { createPostgresDatabase } = await import('petstore-router/pg');
-      return await createPostgresDatabase(target.database, { migrate, ...(target.preparedStatements === false ? { preparedStatements: false } : {}) });
+      return await createPostgresDatabase(target.database, {
+        migrate,
+        ...(target.preparedStatements === false ? { preparedStatements: false } : {}),
+      });
     }
     const { createPGliteDatabase } = await import('petstore-router/pglite');
     return await createPGliteDatabase({ dataDir: target.dataDir, migrate });

@@ -30,7 +30,9 @@ export function lockDataDir(dir: string): () => void {
     }
     const owner = readOwner(file);
     if (owner !== undefined && owner !== process.pid && isAlive(owner)) {
-      throw new CliError(`data directory ${absolute} is in use by process ${owner} (if that process is not petstore-router, delete ${file})`);
+      throw new CliError(
+        `data directory ${absolute} is in use by process ${owner} (if that process is not petstore-router, delete ${file})`,
+      );
     }
     // Stale: its process is gone (or, in a container restarted with the same pid, it was us).
     try {

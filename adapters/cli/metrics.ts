@@ -63,7 +63,10 @@ function deprecatedOperationIds(): Set<string> {
 /** Where /metrics text comes from: this process's registry, or every worker's (the primary). */
 export type MetricsSource = { contentType: string; text(): Promise<string> };
 
-export const registrySource = (registry: Registry): MetricsSource => ({ contentType: registry.contentType, text: () => registry.metrics() });
+export const registrySource = (registry: Registry): MetricsSource => ({
+  contentType: registry.contentType,
+  text: () => registry.metrics(),
+});
 
 export function clusterSource(): MetricsSource {
   const aggregator = new AggregatorRegistry();
@@ -71,13 +74,19 @@ export function clusterSource(): MetricsSource {
 }
 
 /** `GET /metrics` (and HEAD) on a listener of its own, no key: Prometheus text format 0.0.4. */
-export async function serveMetrics(options: { port: number; host: string }, source: MetricsSource): Promise<{ url: string; close(): Promise<void> }> {
+export async function serveMetrics(
+  options: { port: number; host: string },
+  source: MetricsSource,
+): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if (path !== '/metrics') return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: GET /metrics\n');
     if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(405, { allow: 'GET, HEAD' }).end();
     source.text().then(
-      (text) => res.writeHead(200, { 'content-type': source.contentType, 'cache-control': 'no-store' }).end(req.method === 'HEAD' ? undefined : text),
+      (text) =>
+        res
+          .writeHead(200, { 'content-type': source.contentType, 'cache-control': 'no-store' })
+          .end(req.method === 'HEAD' ? undefined : text),
       (error: unknown) => res.writeHead(503, { 'content-type': 'text/plain' }).end(`metrics unavailable: ${describe(error)}\n`),
     );
   });
@@ -89,7 +98,9 @@ export async function serveMetrics(options: { port: number; host: string }, sour
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new CliError(`cannot serve metrics on ${options.host}:${options.port}: ${code === 'EADDRINUSE' ? 'the address is already in use' : describe(error)}`);
+    throw new CliError(
+      `cannot serve metrics on ${options.host}:${options.port}: ${code === 'EADDRINUSE' ? 'the address is already in use' : describe(error)}`,
+    );
   }
   const { port } = server.address() as { port: number };
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;

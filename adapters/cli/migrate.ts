@@ -9,7 +9,9 @@ export async function runMigrate(command: MigrateCommand): Promise<number> {
   try {
     const results = await migrate(db);
     const applied = results.filter((r) => r.status === 'Success').map((r) => r.migrationName);
-    process.stdout.write(applied.length > 0 ? `applied ${applied.length} migration(s): ${applied.join(', ')}\n` : 'the database is up to date\n');
+    process.stdout.write(
+      applied.length > 0 ? `applied ${applied.length} migration(s): ${applied.join(', ')}\n` : 'the database is up to date\n',
+    );
   } catch (error) {
     throw new CliError(`cannot migrate the database (${redact(command.database)}): ${describe(error)}`);
   } finally {

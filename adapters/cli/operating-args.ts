@@ -30,7 +30,8 @@ export function operatingFlags(values: OperatingValues, port: number): Operating
   const flags: OperatingFlags = { accessLog: values['access-log'] === true };
   if (values['metrics-port'] !== undefined) {
     const metricsPort = integer('--metrics-port', values['metrics-port'], 0, 65_535);
-    if (metricsPort !== 0 && metricsPort === port) throw usage('--metrics-port must differ from --port: metrics are served on a listener of their own');
+    if (metricsPort !== 0 && metricsPort === port)
+      throw usage('--metrics-port must differ from --port: metrics are served on a listener of their own');
     const host = values['metrics-host'] ?? '127.0.0.1';
     if (host.trim() === '') throw usage('--metrics-host needs an address');
     flags.metrics = { port: metricsPort, host };
@@ -45,7 +46,9 @@ export function operatingFlags(values: OperatingValues, port: number): Operating
     } else {
       for (const origin of origins) {
         if (!isOrigin(origin)) {
-          throw usage(`--cors-origin ${JSON.stringify(origin)} is not an origin: scheme://host[:port], no path or trailing slash (e.g. https://app.example)`);
+          throw usage(
+            `--cors-origin ${JSON.stringify(origin)} is not an origin: scheme://host[:port], no path or trailing slash (e.g. https://app.example)`,
+          );
         }
       }
       flags.corsOrigins = origins;

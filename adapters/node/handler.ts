@@ -67,7 +67,13 @@ export function createNodeHandler(handler: FetchHandler, options: NodeHandlerOpt
   };
 }
 
-async function handle(handler: FetchHandler, req: IncomingMessage, res: ServerResponse, onError: (error: unknown) => void, maxBodyBytes: number) {
+async function handle(
+  handler: FetchHandler,
+  req: IncomingMessage,
+  res: ServerResponse,
+  onError: (error: unknown) => void,
+  maxBodyBytes: number,
+) {
   if (lacksRequiredHost(req)) {
     writeError(res, 400, ErrorCode.invalidRequest, 'an HTTP/1.1 request must carry a Host header', true);
     return;
@@ -101,7 +107,11 @@ async function handle(handler: FetchHandler, req: IncomingMessage, res: ServerRe
   let response: Response;
   try {
     response = await handler.fetch(request, bindings);
-    if (!response || typeof response.status !== 'number' || !(response instanceof Response || (response as { headers?: unknown }).headers instanceof Headers)) {
+    if (
+      !response ||
+      typeof response.status !== 'number' ||
+      !(response instanceof Response || (response as { headers?: unknown }).headers instanceof Headers)
+    ) {
       throw new TypeError('the fetch handler did not return a Response');
     }
   } catch (error) {

@@ -1,6 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { type AdapterBindings, type BodyReader, type BoundUrl, type JsonAnswerParts, type StoreBindings, createBindings, targetUrl } from 'petstore-router';
+import {
+  type AdapterBindings,
+  type BodyReader,
+  type BoundUrl,
+  type JsonAnswerParts,
+  type StoreBindings,
+  createBindings,
+  targetUrl,
+} from 'petstore-router';
 import { type BodyState, NodeBodyReader, bodyStream, spentStream } from './body.js';
 import { delegateMissing } from './inherit.js';
 import { nodeJsonResponse } from './json-response.js';
@@ -90,7 +98,11 @@ class NodeRequest {
 
   #bodyStream(): ReadableStream<Uint8Array> | null {
     if (this.#stream === undefined) {
-      this.#stream = this.#readerTaken ? spentStream() : this.#hasBody ? bodyStream(new NodeBodyReader(this.#req, this.#state, this.#maxBodyBytes)) : null;
+      this.#stream = this.#readerTaken
+        ? spentStream()
+        : this.#hasBody
+          ? bodyStream(new NodeBodyReader(this.#req, this.#state, this.#maxBodyBytes))
+          : null;
     }
     return this.#stream;
   }

@@ -12,11 +12,13 @@ describe('pets', { concurrency: true }, () => {
   test('a new pet is the first of a fresh store', async (t) => {
     const { fetch, key, close } = await createTestStore();
     t.after(close);
-    const res = await fetch(new Request('http://test/v1/pets', {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
-    }));
+    const res = await fetch(
+      new Request('http://test/v1/pets', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
+      }),
+    );
     assert.equal(res.status, 201);
     assert.equal((await res.json()).id, 1);
   });

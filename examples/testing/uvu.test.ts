@@ -21,15 +21,27 @@ pets('a fresh store has no pets', async ({ store }) => {
 });
 
 pets('seeded pets are listed', async ({ store }) => {
-  await store.seed({ pets: [{ name: 'Rex', categoryId: 1 }, { name: 'Tom', categoryId: 2, status: 'sold' }] });
-  assert.equal((await list(store)).map((p: { name: string }) => p.name), ['Rex', 'Tom']);
+  await store.seed({
+    pets: [
+      { name: 'Rex', categoryId: 1 },
+      { name: 'Tom', categoryId: 2, status: 'sold' },
+    ],
+  });
+  assert.equal(
+    (await list(store)).map((p: { name: string }) => p.name),
+    ['Rex', 'Tom'],
+  );
 });
 
 pets('ten stores used at once see only their own pets', async () => {
   const stores = await Promise.all(Array.from({ length: 10 }, () => createTestStore()));
   try {
     await Promise.all(stores.map((s, i) => s.seed({ pets: [{ name: `pet ${i}`, categoryId: i }] })));
-    for (const [i, s] of stores.entries()) assert.equal((await list(s)).map((p: { name: string }) => p.name), [`pet ${i}`]);
+    for (const [i, s] of stores.entries())
+      assert.equal(
+        (await list(s)).map((p: { name: string }) => p.name),
+        [`pet ${i}`],
+      );
   } finally {
     await Promise.all(stores.map((s) => s.close()));
   }

@@ -18,7 +18,13 @@ async function freshStore({ onTestFinished }: TestContext) {
     ...store,
     list: async () => (await store.fetch(new Request('http://test/v1/pets', { headers: auth }))).json(),
     add: (name: string) =>
-      store.fetch(new Request('http://test/v1/pets', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ name, categoryId: 1 }) })),
+      store.fetch(
+        new Request('http://test/v1/pets', {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ name, categoryId: 1 }),
+        }),
+      ),
   };
 }
 

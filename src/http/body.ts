@@ -20,7 +20,11 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
  * because Content-Length may be absent or wrong), 400 for bytes that are not UTF-8 JSON or a
  * JSON value that is not an object.
  */
-export async function readJsonObject(request: Request, bindings?: AdapterBindings, maxBytes = MAX_BODY_BYTES): Promise<Record<string, unknown>> {
+export async function readJsonObject(
+  request: Request,
+  bindings?: AdapterBindings,
+  maxBytes = MAX_BODY_BYTES,
+): Promise<Record<string, unknown>> {
   const type = requestHeader(request, 'content-type', bindings);
   if (type === null || !JSON_MEDIA_TYPE.test(type.trim())) {
     throw new ApiError(415, ErrorCode.unsupportedMediaType, 'the request body must be application/json');

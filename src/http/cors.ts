@@ -42,7 +42,8 @@ export function createCors(options: CorsOptions): Cors {
   if (!options || typeof options !== 'object') throw new TypeError('petstore-router: options.cors must be an object { origins }');
   const { origins } = options;
   const maxAge = options.maxAgeSeconds ?? DEFAULT_MAX_AGE_SECONDS;
-  if (!Number.isInteger(maxAge) || maxAge < 0) throw new TypeError('petstore-router: options.cors.maxAgeSeconds must be a whole number of seconds, 0 or more');
+  if (!Number.isInteger(maxAge) || maxAge < 0)
+    throw new TypeError('petstore-router: options.cors.maxAgeSeconds must be a whole number of seconds, 0 or more');
   const any = origins === '*';
   if (!any) {
     if (!Array.isArray(origins) || origins.length === 0) {

@@ -169,8 +169,8 @@ function parseValue(depth: number): unknown {
   }
   if (c === 0x22) return parseString();
   // By the first character: a number is tried without first testing for three literals.
-  if (c === 0x74 && text.startsWith('true', i)) return (i += 4), true;
-  if (c === 0x66 && text.startsWith('false', i)) return (i += 5), false;
-  if (c === 0x6e && text.startsWith('null', i)) return (i += 4), null;
+  if (c === 0x74 && text.startsWith('true', i)) return ((i += 4), true);
+  if (c === 0x66 && text.startsWith('false', i)) return ((i += 5), false);
+  if (c === 0x6e && text.startsWith('null', i)) return ((i += 4), null);
   return parseNumber();
 }

@@ -75,8 +75,8 @@ export function createReporter(onResponse: OnResponse, onError: OnError, basePat
         traceId: traceIdOf(request, bindings),
         error: status >= 500 ? seen.error : undefined,
       });
-      if (result !== undefined && typeof (result as Promise<void>).then === 'function') {
-        (result as Promise<void>).then(undefined, (error: unknown) => fail(error, request, requestId));
+      if (result !== undefined && typeof result.then === 'function') {
+        result.then(undefined, (error: unknown) => fail(error, request, requestId));
       }
     } catch (error) {
       fail(error, request, requestId);

@@ -43,7 +43,9 @@ export function createPipeline({ store, routes, publicRoutes = [], authenticate,
   // more than the id itself (docs/performance.md, "Operating features").
   return async function handle(request: Request, bindings: AdapterBindings | undefined): Promise<Response> {
     const requestId = requestIdOf(request, bindings);
-    const seen: Seen | undefined = report ? { startedAt: performance.now(), route: undefined, principal: undefined, error: undefined } : undefined;
+    const seen: Seen | undefined = report
+      ? { startedAt: performance.now(), route: undefined, principal: undefined, error: undefined }
+      : undefined;
     const allowOrigin = cors?.allowOrigin(request, bindings);
     let routeHeaders: Record<string, string> | undefined;
     let limitHeaders: Record<string, string> | undefined;

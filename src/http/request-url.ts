@@ -62,7 +62,9 @@ export function targetUrl(scheme: 'http' | 'https', host: string, target: string
   if (isPlainUrl(scheme, host, target)) {
     const query = target.indexOf('?');
     const origin = `${scheme}://${host}`;
-    return query === -1 ? new PlainUrl(origin + target, origin, target, '') : new PlainUrl(origin + target, origin, target.slice(0, query), target.slice(query));
+    return query === -1
+      ? new PlainUrl(origin + target, origin, target, '')
+      : new PlainUrl(origin + target, origin, target.slice(0, query), target.slice(query));
   }
   try {
     return new URL(`${scheme}://${host}${target}`);

@@ -62,9 +62,16 @@ export function toResponse(answer: Answer, method: string, bindings: AdapterBind
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (isDatabaseUnavailable(error)) {
-    return new ApiError(503, ErrorCode.serviceUnavailable, 'the database is unavailable, retry later', undefined, {
-      'retry-after': String(RETRY_AFTER_SECONDS),
-    }, { cause: error });
+    return new ApiError(
+      503,
+      ErrorCode.serviceUnavailable,
+      'the database is unavailable, retry later',
+      undefined,
+      {
+        'retry-after': String(RETRY_AFTER_SECONDS),
+      },
+      { cause: error },
+    );
   }
   return new ApiError(500, ErrorCode.internalError, 'internal server error', undefined, undefined, { cause: error });
 }

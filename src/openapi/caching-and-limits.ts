@@ -26,7 +26,8 @@ export function withCachingAndLimits(
   const responses: Record<string, JsonObject> = {};
   for (const [status, response] of Object.entries(shape.responses as Record<string, JsonObject>)) {
     const inline = typeof response.$ref !== 'string';
-    responses[status] = status === '401' || !inline ? response : { ...response, headers: { ...(response.headers as JsonObject), ...limits } };
+    responses[status] =
+      status === '401' || !inline ? response : { ...response, headers: { ...(response.headers as JsonObject), ...limits } };
   }
   const parameters = [...((shape.parameters as JsonObject[] | undefined) ?? [])];
   if (method === 'GET') {
@@ -39,7 +40,9 @@ export function withCachingAndLimits(
     parameters.push(IF_NONE_MATCH);
   }
   // A `$ref` cannot carry the route's own headers: an operation with some writes its 429 inline.
-  const limited = errorResponse(errorKinds.RateLimited!);
-  responses['429'] = routeHeaders ? { ...limited, headers: { ...(limited.headers as JsonObject), ...routeHeaders } } : { $ref: '#/components/responses/RateLimited' };
+  const limited = errorResponse(errorKinds.RateLimited);
+  responses['429'] = routeHeaders
+    ? { ...limited, headers: { ...(limited.headers as JsonObject), ...routeHeaders } }
+    : { $ref: '#/components/responses/RateLimited' };
   return { ...shape, responses, ...(parameters.length ? { parameters } : {}) };
 }

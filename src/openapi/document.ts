@@ -76,7 +76,9 @@ export function openApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
   for (const route of table) {
     const item = (paths[toTemplate(route.path)] ??= {});
     const operation = operationObject(route, routeHeaders);
-    item[route.method.toLowerCase()] = route.public ? operation : withCachingAndLimits(route, operation, routeHeadersOf(route, routeHeaders));
+    item[route.method.toLowerCase()] = route.public
+      ? operation
+      : withCachingAndLimits(route, operation, routeHeadersOf(route, routeHeaders));
   }
   return {
     openapi: '3.1.0',

@@ -22,8 +22,11 @@ function parameters(location: 'path' | 'query' | 'header', params: TextParams | 
 
 function success(response: SuccessResponse): JsonObject {
   const { body } = response;
-  const schema = typeof body === 'string' ? schemaRef(body) : Array.isArray(body) ? { type: 'array', items: schemaRef(body[0]) } : (body as JsonObject);
-  const headers = response.headers && Object.fromEntries(Object.entries(response.headers).map(([name, component]) => [name, { $ref: `#/components/headers/${component}` }]));
+  const schema =
+    typeof body === 'string' ? schemaRef(body) : Array.isArray(body) ? { type: 'array', items: schemaRef(body[0]) } : (body as JsonObject);
+  const headers =
+    response.headers &&
+    Object.fromEntries(Object.entries(response.headers).map(([name, component]) => [name, { $ref: `#/components/headers/${component}` }]));
   const content = response.mediaType === undefined ? json(schema) : { [response.mediaType]: { schema } };
   return { description: response.description, ...(headers ? { headers } : {}), content };
 }
@@ -33,7 +36,11 @@ function success(response: SuccessResponse): JsonObject {
  * that adds headers to its answers (a `$ref` cannot carry them): there it is written inline with
  * them. 401 is answered before the route is known, so it never carries the route's headers.
  */
-function response(status: string, spec: ErrorResponseName | SuccessResponse, routeHeaders: Record<string, JsonObject> | undefined): JsonObject {
+function response(
+  status: string,
+  spec: ErrorResponseName | SuccessResponse,
+  routeHeaders: Record<string, JsonObject> | undefined,
+): JsonObject {
   if (typeof spec !== 'string') {
     const described = success(spec);
     return routeHeaders ? { ...described, headers: { ...described.headers, ...routeHeaders } } : described;
@@ -56,7 +63,10 @@ export function routeHeadersOf(
  * The operation object of one definition. `deprecationHeaders` documents the headers of a
  * deprecated operation's answers (given its successor's path).
  */
-export function operationObject(route: RouteDocumentation, deprecationHeaders: (successorPath: string, note: string) => Record<string, JsonObject>): JsonObject {
+export function operationObject(
+  route: RouteDocumentation,
+  deprecationHeaders: (successorPath: string, note: string) => Record<string, JsonObject>,
+): JsonObject {
   const routeHeaders = routeHeadersOf(route, deprecationHeaders);
   const request = route.request ?? {};
   const params = [...parameters('path', request.params), ...parameters('query', request.query), ...parameters('header', request.headers)];

@@ -70,7 +70,8 @@ export const headers: Record<string, JsonObject> = {
     schema: { type: 'string', const: 'private, no-cache' },
   },
   RateLimitPolicy: {
-    description: 'With a rate limit configured (draft-ietf-httpapi-ratelimit-headers-11): requests per key (`q`) per window of `w` seconds.',
+    description:
+      'With a rate limit configured (draft-ietf-httpapi-ratelimit-headers-11): requests per key (`q`) per window of `w` seconds.',
     schema: { type: 'string', pattern: '^"default";q=[0-9]+;w=[0-9]+$', examples: ['"default";q=100;w=60'] },
   },
   RateLimit: {
@@ -88,7 +89,12 @@ export const headers: Record<string, JsonObject> = {
  * The headers of every answer of a deprecated operation after authentication (RFC 9745, RFC
  * 8594), given its successor's path (`/pets`) and how to name it in prose.
  */
-export function deprecationHeaders(deprecatedAt: Date, sunsetAt: Date, successorPath: string, successor: string): Record<string, JsonObject> {
+export function deprecationHeaders(
+  deprecatedAt: Date,
+  sunsetAt: Date,
+  successorPath: string,
+  successor: string,
+): Record<string, JsonObject> {
   return {
     Deprecation: {
       description: 'RFC 9745: when the operation was deprecated, as `@<unix seconds>`.',

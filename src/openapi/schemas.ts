@@ -52,7 +52,11 @@ const OrderStatus = NewOrderSchema.entries.status.wrapped;
 
 /** Converts one valibot schema; the enums become `$ref`s to their components. */
 export function toSchema(schema: v.GenericSchema, typeMode?: 'input'): JsonSchema {
-  const { $schema: _, $defs: __, ...rest } = toJsonSchema(schema, { ...config, typeMode, definitions: { PetStatus: PetStatusSchema, OrderStatus } });
+  const {
+    $schema: _,
+    $defs: __,
+    ...rest
+  } = toJsonSchema(schema, { ...config, typeMode, definitions: { PetStatus: PetStatusSchema, OrderStatus } });
   return rest;
 }
 

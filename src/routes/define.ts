@@ -112,7 +112,7 @@ export interface RouteDefinition extends RouteDocumentation {
  */
 export function defineRoute<const R extends RequestShape = Record<never, never>>(spec: RouteSpec<R>): RouteDefinition {
   const { handler: _typed, refine: _refine, ...documentation } = spec;
-  return compileHandler(documentation as RouteDocumentation, spec as unknown as RouteSpec<RequestShape>);
+  return compileHandler(documentation, spec);
 }
 
 /** The 500 and 503 every operation that reaches the database can answer. */

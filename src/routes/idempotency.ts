@@ -6,12 +6,7 @@ import { type JsonAnswer, jsonResponse } from '../http/respond.js';
 import { sha256Hex } from '../http/sha256.js';
 import { textParam } from '../schemas/param.js';
 import type { Database } from '../storage/database.js';
-import {
-  type StoredResponse,
-  claimIdempotencyKey,
-  completeIdempotencyKey,
-  releaseIdempotencyKey,
-} from '../storage/idempotency.js';
+import { type StoredResponse, claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../storage/idempotency.js';
 
 /**
  * `Idempotency-Key` on `POST /pets` (IETF httpapi draft). See docs/reliability.md for the

@@ -110,10 +110,14 @@ export function compileHandler(documentation: RouteDocumentation, spec: RouteSpe
   const inPath = [...documentation.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]).sort();
   const declared = Object.keys(shape.params ?? {}).sort();
   if (inPath.join() !== declared.join()) {
-    throw new TypeError(`petstore-router: ${documentation.operationId}: the path names [${inPath}] but request.params declares [${declared}]`);
+    throw new TypeError(
+      `petstore-router: ${documentation.operationId}: the path names [${inPath}] but request.params declares [${declared}]`,
+    );
   }
   const template = documentation.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-  const gone = deprecation && `${documentation.method} ${template} has been removed; use ${deprecation.successor.method} ${deprecation.successor.path}`;
+  const gone =
+    deprecation &&
+    `${documentation.method} ${template} has been removed; use ${deprecation.successor.method} ${deprecation.successor.path}`;
 
   /** Synchronous up to the handler's own promise: no async layer of its own per request. */
   function run(req: RouteRequest, raw: unknown): Promise<Answer> {
@@ -173,7 +177,8 @@ export function compileHandler(documentation: RouteDocumentation, spec: RouteSpe
     ...documentation,
     handler: handle,
     ...(deprecation && {
-      headers: ({ url, store }: RouteRequest) => deprecationHeaders(store.deprecation, `${url.origin}${store.basePath}${deprecation.successor.path}`),
+      headers: ({ url, store }: RouteRequest) =>
+        deprecationHeaders(store.deprecation, `${url.origin}${store.basePath}${deprecation.successor.path}`),
     }),
   };
 }

@@ -49,7 +49,10 @@ export const createPetRoute = defineRoute({
   summary: 'Add an animal',
   description: `Adds an animal. The body is \`application/json\`, at most ${MAX_BODY_BYTES} bytes.`,
   tags: ['pets'],
-  request: { headers: { 'Idempotency-Key': idempotencyKeyHeader }, body: { schema: NewPetSchema, component: 'NewPet', parse: parseNewPet } },
+  request: {
+    headers: { 'Idempotency-Key': idempotencyKeyHeader },
+    body: { schema: NewPetSchema, component: 'NewPet', parse: parseNewPet },
+  },
   responses: {
     '201': {
       description: 'Animal added; the body carries the assigned `id`.',
@@ -67,7 +70,11 @@ export const createPetRoute = defineRoute({
   handler: async (req) => {
     const { url, store, body: newPet } = req;
     const key = req.headers['Idempotency-Key'];
-    const created = (pet: PetRecord): StoredResponse => ({ status: 201, body: writePet(pet), location: `${url.origin}${store.basePath}/pets/${pet.id}` });
+    const created = (pet: PetRecord): StoredResponse => ({
+      status: 201,
+      body: writePet(pet),
+      location: `${url.origin}${store.basePath}/pets/${pet.id}`,
+    });
     if (key === undefined) return storedResponse(created(await insertPet(store.db, newPet)));
     // Same NewPet after validation = same request: key order, spacing, unknown properties and an
     // omitted status (stored as "available") do not change the fingerprint.

@@ -3,10 +3,7 @@ import type { RouteDefinition } from './table.js';
 
 const NO_PARAMS: Record<string, string> = Object.freeze({});
 
-export type RouteMatch =
-  | { route: RouteDefinition; params: Record<string, string> }
-  | { route?: undefined; allow: string }
-  | undefined;
+export type RouteMatch = { route: RouteDefinition; params: Record<string, string> } | { route?: undefined; allow: string } | undefined;
 
 /**
  * Compiles the route table with itty-router's patterns and matches a method and path against it.

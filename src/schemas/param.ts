@@ -34,7 +34,9 @@ export type TextParams = Readonly<Record<string, TextParam>>;
 type Output<P> = P extends { schema: infer S extends v.GenericSchema } ? v.InferOutput<S> : never;
 
 /** Path parameters as the handler receives them: every one present, parsed. */
-export type ParsedPath<P extends TextParams | undefined> = P extends TextParams ? { readonly [K in keyof P]: Output<P[K]> } : Record<string, never>;
+export type ParsedPath<P extends TextParams | undefined> = P extends TextParams
+  ? { readonly [K in keyof P]: Output<P[K]> }
+  : Record<string, never>;
 
 /** Query parameters and headers as the handler receives them: absent unless sent or defaulted. */
 export type ParsedOptional<P extends TextParams | undefined> = P extends TextParams

@@ -52,7 +52,10 @@ export function cursorQuery(list: CursorState['list']) {
     schema: v.pipe(
       v.string(),
       v.minLength(1, 'must not be empty'),
-      v.rawTransform(({ dataset, addIssue, NEVER }) => readCursor(dataset.value, list) ?? (addIssue({ message: 'is not a cursor issued by this list' }), NEVER)),
+      v.rawTransform(
+        ({ dataset, addIssue, NEVER }) =>
+          readCursor(dataset.value, list) ?? (addIssue({ message: 'is not a cursor issued by this list' }), NEVER),
+      ),
     ),
     description: 'Opaque cursor of the next page. Take it from the `Link: rel="next"` header; never build it.',
   });

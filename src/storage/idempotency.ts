@@ -59,24 +59,22 @@ export async function claimIdempotencyKey(db: Kysely<Database>, input: ClaimInpu
     const claimId = crypto.randomUUID();
     const claimed = await db
       .with('purged', (qb) =>
-        qb
-          .deleteFrom('petstore_idempotency_keys')
-          .where(({ eb, refTuple, selectFrom }) =>
-            eb(
-              refTuple('principal', 'idempotency_key'),
-              'in',
-              selectFrom('petstore_idempotency_keys as old')
-                .select(['old.principal', 'old.idempotency_key'])
-                .where('old.expires_at', '<=', now)
-                // Never the row this statement upserts: that one is taken over, not deleted.
-                .where((w) => w.or([w('old.principal', '!=', principal), w('old.idempotency_key', '!=', key)]))
-                .orderBy('old.expires_at')
-                .limit(IDEMPOTENCY_PURGE_BATCH)
-                .forUpdate()
-                .skipLocked()
-                .$asTuple('principal', 'idempotency_key'),
-            ),
+        qb.deleteFrom('petstore_idempotency_keys').where(({ eb, refTuple, selectFrom }) =>
+          eb(
+            refTuple('principal', 'idempotency_key'),
+            'in',
+            selectFrom('petstore_idempotency_keys as old')
+              .select(['old.principal', 'old.idempotency_key'])
+              .where('old.expires_at', '<=', now)
+              // Never the row this statement upserts: that one is taken over, not deleted.
+              .where((w) => w.or([w('old.principal', '!=', principal), w('old.idempotency_key', '!=', key)]))
+              .orderBy('old.expires_at')
+              .limit(IDEMPOTENCY_PURGE_BATCH)
+              .forUpdate()
+              .skipLocked()
+              .$asTuple('principal', 'idempotency_key'),
           ),
+        ),
       )
       .insertInto('petstore_idempotency_keys')
       .values({

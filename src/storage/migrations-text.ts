@@ -1,13 +1,6 @@
 // Our migrations as one SQL text for one schema: the test stores (testing/schema-pool.ts) build a
 // new schema with a single `exec` of it instead of one round trip per statement.
-import {
-  type CompiledQuery,
-  DummyDriver,
-  Kysely,
-  PostgresAdapter,
-  PostgresIntrospector,
-  PostgresQueryCompiler,
-} from 'kysely';
+import { type CompiledQuery, DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import { migrations } from './migrations/index.js';
 
 /**

@@ -55,14 +55,14 @@ export async function addOrder(db: Kysely<Database>, input: NewOrder): Promise<O
 }
 
 /** One page of orders ordered by id (primary-key range scan). */
-export async function listOrders(
-  db: Kysely<Database>,
-  params: { limit: number; afterId?: bigint },
-): Promise<Page<Order>> {
+export async function listOrders(db: Kysely<Database>, params: { limit: number; afterId?: bigint }): Promise<Page<Order>> {
   let query = db.selectFrom('petstore_orders').selectAll();
   if (params.afterId !== undefined) query = query.where('id', '>', params.afterId);
   // No signal: see storage/pets.ts.
-  const rows = await query.orderBy('id').limit(params.limit + 1).execute();
+  const rows = await query
+    .orderBy('id')
+    .limit(params.limit + 1)
+    .execute();
   const hasMore = rows.length > params.limit;
   return { items: (hasMore ? rows.slice(0, params.limit) : rows).map(toOrder), hasMore };
 }

@@ -10,12 +10,7 @@ import { defineStatement, type Statement } from './statement.js';
 // Each statement is a module-level identity compiled once per Kysely (statement.ts).
 
 /** The columns of every pet statement, already in the API's names and int64 as text. */
-const COLUMNS = [
-  sql<string>`"id"::text`.as('id'),
-  'name',
-  sql<string>`"category_id"::text`.as('categoryId'),
-  'status',
-] as const;
+const COLUMNS = [sql<string>`"id"::text`.as('id'), 'name', sql<string>`"category_id"::text`.as('categoryId'), 'status'] as const;
 
 /** A row of COLUMNS as an array (our drivers' array rows, statement.ts), in COLUMNS' order. */
 const fromArray = (row: readonly unknown[]): PetRecord => ({
@@ -70,7 +65,10 @@ function pageStatements<A extends readonly unknown[]>(
 const listAll = pageStatements<[]>('list pets', { status: false, after: false });
 const listAfter = pageStatements<[afterId: bigint]>('list pets after an id', { status: false, after: true });
 const listByStatus = pageStatements<[status: PetStatus]>('list pets by status', { status: true, after: false });
-const listByStatusAfter = pageStatements<[status: PetStatus, afterId: bigint]>('list pets by status after an id', { status: true, after: true });
+const listByStatusAfter = pageStatements<[status: PetStatus, afterId: bigint]>('list pets by status after an id', {
+  status: true,
+  after: true,
+});
 
 /** Inserts a pet; one round trip (`insert ... returning`). */
 export function insertPet(db: Kysely<Database>, pet: NewPet): Promise<PetRecord> {

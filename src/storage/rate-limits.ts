@@ -43,6 +43,9 @@ const countRequestStatement = defineStatement<[keyId: string, windowStart: strin
           window_start: sql`greatest(${sql.ref('petstore_rate_limits.window_start')}, ${sql.ref('excluded.window_start')})`,
         }),
       )
-      .returning([sql<number>`${sql.ref('petstore_rate_limits.hits')}`.as('hits'), sql<string>`${sql.ref('petstore_rate_limits.window_start')}::text`.as('windowStart')]),
+      .returning([
+        sql<number>`${sql.ref('petstore_rate_limits.hits')}`.as('hits'),
+        sql<string>`${sql.ref('petstore_rate_limits.window_start')}::text`.as('windowStart'),
+      ]),
   (row) => ({ hits: Number(row[0]), windowStart: Number(row[1]) }),
 );

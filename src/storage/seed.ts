@@ -94,7 +94,13 @@ export async function seed(db: Kysely<Database> | Kysely<any>, data: SeedData, o
     if (orders.length > 0) {
       const rows = await tx.insertInto('petstore_orders').values(orders).returningAll().execute();
       seeded.orders = rows.map((r) => {
-        const order: Order = { id: toBigInt(r.id), petId: toBigInt(r.pet_id), quantity: r.quantity, status: r.status, complete: r.complete };
+        const order: Order = {
+          id: toBigInt(r.id),
+          petId: toBigInt(r.pet_id),
+          quantity: r.quantity,
+          status: r.status,
+          complete: r.complete,
+        };
         if (r.ship_date !== null) order.shipDate = new Date(r.ship_date);
         return order;
       });

@@ -70,7 +70,7 @@ export class Statement<A extends readonly unknown[], R> {
     let compiled = this.#compiled.get(db);
     if (compiled === undefined) {
       const slots = Array.from({ length: this.arity }, (_, i) => new Slot(i));
-      const built = this.build(db, ...(slots as never[])).compile() as CompiledQuery<unknown>;
+      const built = this.build(db, ...(slots as never[])).compile();
       // Marked as ours in its text: the drivers treat only registered texts as the store's own, and
       // no caller's query carries this comment, so a caller's identical SQL is never touched.
       const query = { ...built, sql: `${OWN_STATEMENT_MARK}${built.sql}` };

@@ -58,7 +58,11 @@ export function authBehaviour(run: BehaviourRun): void {
     await expectError(await call('/v1/pets?limit=0', anon), 401, 'unauthorized');
     await expectError(await call('/v1/pets/abc', anon), 401, 'unauthorized');
     await expectError(await call('/v1/pets', { ...anon, method: 'POST', body: 'x'.repeat(70_000) }), 401, 'unauthorized');
-    await expectError(await call('/v1/pets', { ...anon, method: 'POST', body: '{}', headers: { 'content-type': 'text/plain' } }), 401, 'unauthorized');
+    await expectError(
+      await call('/v1/pets', { ...anon, method: 'POST', body: '{}', headers: { 'content-type': 'text/plain' } }),
+      401,
+      'unauthorized',
+    );
   });
 
   test('every operation requires the key', async ({ call }) => {

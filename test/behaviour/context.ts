@@ -105,7 +105,14 @@ export async function insertPets(
   if (pets.length === 0) return;
   await db
     .insertInto('petstore_pets')
-    .values(pets.map((p) => ({ ...(p.id === undefined ? {} : { id: p.id }), name: p.name, category_id: p.categoryId ?? 1n, status: p.status ?? 'available' })))
+    .values(
+      pets.map((p) => ({
+        ...(p.id === undefined ? {} : { id: p.id }),
+        name: p.name,
+        category_id: p.categoryId ?? 1n,
+        status: p.status ?? 'available',
+      })),
+    )
     .execute();
 }
 

@@ -43,7 +43,20 @@ export function createPetBehaviour(run: BehaviourRun): void {
   });
 
   test('categoryId outside int64, with a fraction or exponent, or as a string: 400', async ({ call }) => {
-    for (const value of ['9223372036854775808', '-9223372036854775809', '1.0', '1e3', '1E3', '1.5', '1e309', '"1"', 'null', 'true', '[]', '{}']) {
+    for (const value of [
+      '9223372036854775808',
+      '-9223372036854775809',
+      '1.0',
+      '1e3',
+      '1E3',
+      '1.5',
+      '1e309',
+      '"1"',
+      'null',
+      'true',
+      '[]',
+      '{}',
+    ]) {
       await expectInvalid(await post(call, `{"name":"n","categoryId":${value}}`), ['categoryId']);
     }
   });
@@ -65,7 +78,12 @@ export function createPetBehaviour(run: BehaviourRun): void {
   });
 
   test('every offending field is named at once', async ({ call }) => {
-    const err = await expectInvalid(await post(call, '{"name":"","categoryId":"x","status":"lost","id":1}'), ['name', 'categoryId', 'status', 'id']);
+    const err = await expectInvalid(await post(call, '{"name":"","categoryId":"x","status":"lost","id":1}'), [
+      'name',
+      'categoryId',
+      'status',
+      'id',
+    ]);
     assert.ok(err.details.length >= 4);
   });
 
@@ -73,7 +91,8 @@ export function createPetBehaviour(run: BehaviourRun): void {
     for (const s of ['"Available"', '"lost"', '""', 'null', '1']) {
       await expectInvalid(await post(call, `{"name":"n","categoryId":1,"status":${s}}`), ['status']);
     }
-    for (const s of ['available', 'pending', 'sold']) assert.is((await createPet(call, `{"name":"n","categoryId":1,"status":"${s}"}`)).status, s);
+    for (const s of ['available', 'pending', 'sold'])
+      assert.is((await createPet(call, `{"name":"n","categoryId":1,"status":"${s}"}`)).status, s);
   });
 
   test('name: 1 to 255 code points, not blank, stored exactly as sent', async ({ call }) => {
@@ -108,7 +127,16 @@ export function createPetBehaviour(run: BehaviourRun): void {
   });
 
   test('malformed JSON: 400 invalid_json', async ({ call }) => {
-    for (const text of ['{', '{"name":"n",}', "{'name':'n'}", '{"name":"n" "categoryId":1}', 'nul', '{"a":1}x', '\u0000', '{"name":"\u0001"}']) {
+    for (const text of [
+      '{',
+      '{"name":"n",}',
+      "{'name':'n'}",
+      '{"name":"n" "categoryId":1}',
+      'nul',
+      '{"a":1}x',
+      '\u0000',
+      '{"name":"\u0001"}',
+    ]) {
       await expectError(await post(call, text), 400, 'invalid_json');
     }
     await expectError(await post(call, ''), 400, 'invalid_json');

@@ -9,7 +9,7 @@ function assertDeprecated(res: Response, deprecation = '@1795219200'): void {
   const link = res.headers.get('link') ?? '';
   const m = /^<([^>]+)>; rel="successor-version"$/.exec(link);
   assert.ok(m, `successor Link, got ${link}`);
-  assert.is(new URL(m![1]!).pathname, '/v1/pets');
+  assert.is(new URL(m[1]!).pathname, '/v1/pets');
 }
 
 /** Spec §4.3, §9 and decisions: malformed petId, int64, deprecation headers, 410 after sunset. */
@@ -47,9 +47,30 @@ export function getPetBehaviour(run: BehaviourRun): void {
     const id = String(pet.id);
     assert.is(id, '1', 'an empty store (identity restarted) gives id 1, so `01`, `+1`, `%201`, `0x1` are the variants');
     assert.is((await call(`/v1/pets/${id}`)).status, 200);
-    const malformed = [`0${id}`, `00${id}`, `+${id}`, `%20${id}`, `${id}%20`, `%09${id}`, `0x${pet.id.toString(16)}`, `${id}e0`, `${id}.0`,
-      `${id}_0`, `%2B${id}`, `-0${id}`, `${id}%00`, `%3${id.slice(0, 1)}${id.slice(1)}`,
-      'abc', '00', '1e2', '-', '١', '9223372036854775808', '-9223372036854775809', '99999999999999999999999'];
+    const malformed = [
+      `0${id}`,
+      `00${id}`,
+      `+${id}`,
+      `%20${id}`,
+      `${id}%20`,
+      `%09${id}`,
+      `0x${pet.id.toString(16)}`,
+      `${id}e0`,
+      `${id}.0`,
+      `${id}_0`,
+      `%2B${id}`,
+      `-0${id}`,
+      `${id}%00`,
+      `%3${id.slice(0, 1)}${id.slice(1)}`,
+      'abc',
+      '00',
+      '1e2',
+      '-',
+      '١',
+      '9223372036854775808',
+      '-9223372036854775809',
+      '99999999999999999999999',
+    ];
     for (const bad of malformed) {
       const res = await call(`/v1/pets/${bad}`);
       assertDeprecated(res);

@@ -7,7 +7,10 @@ const names = (pets: { name: string }[]) => pets.map((p) => p.name);
 export function listPetsBehaviour(run: BehaviourRun): void {
   const test = area(run, 'GET /pets');
   const seed = (db: Parameters<typeof insertPets>[0], n: number, status?: 'available' | 'pending' | 'sold') =>
-    insertPets(db, Array.from({ length: n }, (_, i) => ({ name: `pet${i + 1}`, status })));
+    insertPets(
+      db,
+      Array.from({ length: n }, (_, i) => ({ name: `pet${i + 1}`, status })),
+    );
 
   test('an empty store: 200 [] and no Link', async ({ call }) => {
     const res = await call('/v1/pets');
@@ -22,7 +25,10 @@ export function listPetsBehaviour(run: BehaviourRun): void {
     const res = await call('/v1/pets');
     const pets = await body(res);
     assert.is(pets.length, 20);
-    assert.equal(names(pets), Array.from({ length: 20 }, (_, i) => `pet${i + 1}`));
+    assert.equal(
+      names(pets),
+      Array.from({ length: 20 }, (_, i) => `pet${i + 1}`),
+    );
     for (let i = 1; i < pets.length; i++) assert.ok(pets[i].id > pets[i - 1].id);
     assert.equal(Object.keys(pets[0]).sort(), ['categoryId', 'id', 'name', 'status']);
     assert.ok(nextLinkOf(res));
@@ -100,7 +106,10 @@ export function listPetsBehaviour(run: BehaviourRun): void {
       pages++;
     }
     assert.is(pages, 3);
-    assert.equal(seen, Array.from({ length: 7 }, (_, i) => `pet${i + 1}`));
+    assert.equal(
+      seen,
+      Array.from({ length: 7 }, (_, i) => `pet${i + 1}`),
+    );
   });
 
   test('a full last page has no Link', async ({ call, db }) => {
@@ -119,7 +128,10 @@ export function listPetsBehaviour(run: BehaviourRun): void {
     const second = await body(await call(nextLinkOf(first)!));
     const all = [...ids, ...second.map((p: { id: bigint }) => p.id)];
     assert.is(new Set(all.map(String)).size, all.length);
-    assert.equal(second.map((p: { name: string }) => p.name), ['pet4', 'pet5', 'late']);
+    assert.equal(
+      second.map((p: { name: string }) => p.name),
+      ['pet4', 'pet5', 'late'],
+    );
   });
 
   test('a malformed cursor, or one used with another status: 400', async ({ call, db }) => {
@@ -137,13 +149,22 @@ export function listPetsBehaviour(run: BehaviourRun): void {
 
   test('ids past 2^53 are listed exactly and paginate', async ({ call, db }) => {
     const ids = [9007199254740993n, 9223372036854775806n, 9223372036854775807n];
-    await insertPets(db, ids.map((id) => ({ id, name: `big${id}`, categoryId: -9223372036854775808n })));
+    await insertPets(
+      db,
+      ids.map((id) => ({ id, name: `big${id}`, categoryId: -9223372036854775808n })),
+    );
     const first = await call('/v1/pets?limit=2');
     const page1 = await body(first);
-    assert.equal(page1.map((p: { id: bigint }) => p.id), ids.slice(0, 2));
+    assert.equal(
+      page1.map((p: { id: bigint }) => p.id),
+      ids.slice(0, 2),
+    );
     assert.is(page1[0].categoryId, -9223372036854775808n);
     const page2 = await body(await call(nextLinkOf(first)!));
-    assert.equal(page2.map((p: { id: bigint }) => p.id), [ids[2]]);
+    assert.equal(
+      page2.map((p: { id: bigint }) => p.id),
+      [ids[2]],
+    );
   });
 
   test('a query string that is not UTF-8 or has odd escapes is a clear 400 or ignored, never 500', async ({ call }) => {

@@ -30,13 +30,22 @@ export function ordersBehaviour(run: BehaviourRun): void {
     const pet = await createPet(call, '{"name":"Rex","categoryId":1}');
     for (let i = 1; i <= 5; i++) await addOrder(db, { petId: pet.id, quantity: i });
     const first = await call('/v1/store/orders?limit=2');
-    assert.equal((await body(first)).map((o: { quantity: bigint }) => Number(o.quantity)), [1, 2]);
+    assert.equal(
+      (await body(first)).map((o: { quantity: bigint }) => Number(o.quantity)),
+      [1, 2],
+    );
     const next = nextLinkOf(first)!;
     assert.is(new URL(next, 'http://x').searchParams.get('limit'), '2');
     const second = await call(next);
-    assert.equal((await body(second)).map((o: { quantity: bigint }) => Number(o.quantity)), [3, 4]);
+    assert.equal(
+      (await body(second)).map((o: { quantity: bigint }) => Number(o.quantity)),
+      [3, 4],
+    );
     const third = await call(nextLinkOf(second)!);
-    assert.equal((await body(third)).map((o: { quantity: bigint }) => Number(o.quantity)), [5]);
+    assert.equal(
+      (await body(third)).map((o: { quantity: bigint }) => Number(o.quantity)),
+      [5],
+    );
     assert.is(third.headers.get('link'), null);
     assert.is((await body(await call('/v1/store/orders'))).length, 5);
   });

@@ -30,7 +30,9 @@ export function rateLimitBehaviour(run: BehaviourRun): void {
     }
   });
 
-  test('LIMIT answers per window carry the fields; then 429 rate_limited with Retry-After = t; a new window admits again', async ({ db }) => {
+  test('LIMIT answers per window carry the fields; then 429 rate_limited with Retry-After = t; a new window admits again', async ({
+    db,
+  }) => {
     const time = clock();
     await withStore(run, db, { rateLimit: { limit: 3, windowSeconds: 60 }, now: time.now }, async (call) => {
       for (const remaining of [2, 1, 0]) assertCounted(await call('/v1/pets'), remaining, 43);
@@ -98,7 +100,12 @@ export function rateLimitBehaviour(run: BehaviourRun): void {
   });
 
   test('a rate limit that is not two positive integers is refused at creation', async ({ db }) => {
-    for (const rateLimit of [{ limit: 0, windowSeconds: 60 }, { limit: 5, windowSeconds: 0.5 }, { limit: Number.NaN, windowSeconds: 1 }, {}]) {
+    for (const rateLimit of [
+      { limit: 0, windowSeconds: 60 },
+      { limit: 5, windowSeconds: 0.5 },
+      { limit: Number.NaN, windowSeconds: 1 },
+      {},
+    ]) {
       assert.throws(() => createPetStore({ db, keys: [KEY], rateLimit: rateLimit as never }), /rateLimit/);
     }
   });

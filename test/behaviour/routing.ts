@@ -94,10 +94,7 @@ export function routingBehaviour(run: BehaviourRun): void {
   test('basePath is an option, the empty string included', async ({ db }) => {
     await withStore(run, db, { basePath: '' }, async (call) => {
       assert.is((await call('/pets')).status, 200);
-      const pet = await createPet(
-        async (path, init) => call(path.replace(/^\/v1/, ''), init),
-        '{"name":"root","categoryId":1}',
-      );
+      const pet = await createPet(async (path, init) => call(path.replace(/^\/v1/, ''), init), '{"name":"root","categoryId":1}');
       const res = await call(`/pets/${pet.id}`);
       assert.is(res.status, 200);
       assert.is(new URL(res.headers.get('link')!.slice(1, -1).split('>')[0]!).pathname, '/pets');
@@ -134,7 +131,10 @@ export function routingBehaviour(run: BehaviourRun): void {
       }
       state.failing = false;
       const pet = await createPet(call, '{"name":"back","categoryId":1}');
-      assert.equal((await body(await call('/v1/pets'))).map((p: { name: string }) => p.name), ['back']);
+      assert.equal(
+        (await body(await call('/v1/pets'))).map((p: { name: string }) => p.name),
+        ['back'],
+      );
       assert.is(pet.name, 'back');
     });
   });

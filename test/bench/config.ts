@@ -23,7 +23,13 @@ import { fileURLToPath } from 'node:url';
 
 export const quick = process.env.BENCH_QUICK === '1';
 const int = (name: string, fallback: number) => (process.env[name] ? Number(process.env[name]) : fallback);
-const list = (name: string, fallback: string[]) => (process.env[name] ? process.env[name]!.split(',').map((s) => s.trim()).filter(Boolean) : fallback);
+const list = (name: string, fallback: string[]) =>
+  process.env[name]
+    ? process.env[name]
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : fallback;
 
 export const config = {
   quick,

@@ -26,8 +26,14 @@ const parsers = { [types.INT8]: (v: string) => BigInt(v) };
 async function coldStart(log: (s: string) => void): Promise<(string | number)[][]> {
   const outDir = join(config.workDir, 'servers');
   await build({
-    config: false, entry: { 'first-response': join(root, 'test/bench/servers/first-response.ts') }, outDir, format: ['esm'],
-    target: 'node20', platform: 'node', silent: true, external: ['@electric-sql/pglite', 'pg', 'kysely', 'valibot', 'itty-router', '@valibot/to-json-schema'],
+    config: false,
+    entry: { 'first-response': join(root, 'test/bench/servers/first-response.ts') },
+    outDir,
+    format: ['esm'],
+    target: 'node20',
+    platform: 'node',
+    silent: true,
+    external: ['@electric-sql/pglite', 'pg', 'kysely', 'valibot', 'itty-router', '@valibot/to-json-schema'],
     outExtension: () => ({ js: '.mjs' }),
   });
   const runs: { wall: number; imports: number; database: number; firstResponse: number }[] = [];
@@ -35,12 +41,25 @@ async function coldStart(log: (s: string) => void): Promise<(string | number)[][
     const t = performance.now();
     const { stdout } = await run(process.execPath, [join(outDir, 'first-response.mjs')], { cwd: root });
     const wall = performance.now() - t;
-    const phases = JSON.parse(stdout.trim().split('\n').pop()!) as { imports: number; database: number; firstResponse: number; total: number };
+    const phases = JSON.parse(stdout.trim().split('\n').pop()!) as {
+      imports: number;
+      database: number;
+      firstResponse: number;
+      total: number;
+    };
     runs.push({ wall, ...phases });
-    log(`  cold start ${i + 1}: ${fmt.int(wall)} ms (imports ${fmt.int(phases.imports)}, PGlite + migrations ${fmt.int(phases.database)}, first response ${fmt.ms(phases.firstResponse)})`);
+    log(
+      `  cold start ${i + 1}: ${fmt.int(wall)} ms (imports ${fmt.int(phases.imports)}, PGlite + migrations ${fmt.int(phases.database)}, first response ${fmt.ms(phases.firstResponse)})`,
+    );
   }
   const m = (k: keyof (typeof runs)[number]) => fmt.int(median(runs.map((r) => r[k])));
-  return [['nothing to first in-process response (new `node` process, in-memory PGlite)', m('wall'), `node + imports ${m('imports')}, PGlite initdb + migrations ${m('database')}, store + first response ${fmt.ms(median(runs.map((r) => r.firstResponse)))}`]];
+  return [
+    [
+      'nothing to first in-process response (new `node` process, in-memory PGlite)',
+      m('wall'),
+      `node + imports ${m('imports')}, PGlite initdb + migrations ${m('database')}, store + first response ${fmt.ms(median(runs.map((r) => r.firstResponse)))}`,
+    ],
+  ];
 }
 
 /**
@@ -49,18 +68,34 @@ async function coldStart(log: (s: string) => void): Promise<(string | number)[][
  */
 async function migrateInSchema(db: Kysely<Database>, s: string): Promise<void> {
   const migrator = new Migrator({
-    db, provider: { getMigrations: async () => migrations },
-    migrationTableName: 'petstore_migration', migrationLockTableName: 'petstore_migration_lock', migrationTableSchema: s,
+    db,
+    provider: { getMigrations: async () => migrations },
+    migrationTableName: 'petstore_migration',
+    migrationLockTableName: 'petstore_migration_lock',
+    migrationTableSchema: s,
   });
   const { error } = await migrator.migrateToLatest();
   if (error) throw error;
 }
 
-type Option = { name: string; note: string; n: number; setup?: () => Promise<void>; fresh: () => Promise<{ db: Kysely<Database>; dispose?: () => Promise<void> }>; teardown?: () => Promise<void> };
+type Option = {
+  name: string;
+  note: string;
+  n: number;
+  setup?: () => Promise<void>;
+  fresh: () => Promise<{ db: Kysely<Database>; dispose?: () => Promise<void> }>;
+  teardown?: () => Promise<void>;
+};
 
 async function check(db: Kysely<Database>): Promise<void> {
   const store = createPetStore({ db, keys: ['k'] });
-  const res = await store.fetch(new Request('http://t/v1/pets', { method: 'POST', headers: { authorization: 'Bearer k', 'content-type': 'application/json' }, body: '{"name":"a","categoryId":1}' }));
+  const res = await store.fetch(
+    new Request('http://t/v1/pets', {
+      method: 'POST',
+      headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+      body: '{"name":"a","categoryId":1}',
+    }),
+  );
   const body = await res.text();
   if (res.status !== 201 || !body.startsWith('{"id":1,')) throw new Error(`fresh store is not fresh: ${res.status} ${body}`);
 }
@@ -142,7 +177,13 @@ function options(): Option[] {
         const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
         await sql`create schema ${sql.id(s)}`.execute(db);
         await migrateInSchema(db, s);
-        return { db, dispose: async () => { await sql`drop schema ${sql.id(s)} cascade`.execute(db); await db.destroy(); } };
+        return {
+          db,
+          dispose: async () => {
+            await sql`drop schema ${sql.id(s)} cascade`.execute(db);
+            await db.destroy();
+          },
+        };
       },
     },
   ];

@@ -47,7 +47,8 @@ export async function runHttp(log: (s: string) => void): Promise<HttpResults> {
   const results: HttpResults = { rounds: new Map(), peak: new Map(), labels: new Map(defs.map((d) => [d.name, d.label])) };
   try {
     let port = config.port;
-    for (const def of defs) servers.push(await start(def, files.get(def.name)!, port++, config.profile && (def.name === 'petstore' || config.profileAll)));
+    for (const def of defs)
+      servers.push(await start(def, files.get(def.name)!, port++, config.profile && (def.name === 'petstore' || config.profileAll)));
     await withoutAutovacuum(db, () => runScenarios(db, servers, results, log));
   } finally {
     for (const s of servers) await s.stop();

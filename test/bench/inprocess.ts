@@ -85,7 +85,10 @@ function cases(db: Kysely<Database>, fetch: (r: Request) => Promise<Response>): 
       name: 'get by id',
       viaFetch: async (i) => read(await fetch(new Request(`${ORIGIN}/v1/pets/${id(i)}`, { headers })), 200),
       handlerOnly: async (i) => ok(await fetch(getReqs[id(i) - 1]!)),
-      viaKysely: (i) => pets().where('id', '=', BigInt(id(i))).executeTakeFirst(),
+      viaKysely: (i) =>
+        pets()
+          .where('id', '=', BigInt(id(i)))
+          .executeTakeFirst(),
       viaStatements: (i) => findPet(db, BigInt(id(i))),
     },
     {
@@ -93,7 +96,11 @@ function cases(db: Kysely<Database>, fetch: (r: Request) => Promise<Response>): 
       viaFetch: async () => read(await fetch(createReq()), 201),
       handlerOnly: async () => ok(await fetch(nextCreate()), 201),
       viaKysely: () =>
-        db.insertInto('petstore_pets').values({ name: 'Rex', category_id: 7n, status: 'pending' }).returning(columns).executeTakeFirstOrThrow(),
+        db
+          .insertInto('petstore_pets')
+          .values({ name: 'Rex', category_id: 7n, status: 'pending' })
+          .returning(columns)
+          .executeTakeFirstOrThrow(),
       viaStatements: () => insertPet(db, { name: 'Rex', categoryId: 7n, status: 'pending' }),
     },
   ];
@@ -206,7 +213,7 @@ async function etagCost(fetch: (r: Request) => Promise<Response>, handlerMedians
     rows.push([name, Buffer.byteLength(body), tag.toFixed(2), handler === undefined ? 'n/a' : `${((tag / handler) * 100).toFixed(1)}%`]);
   }
   return [
-    'The `ETag` of conditional GET: the tag of each operation\'s real answer, hashed alone (median of blocks of 1,000), and',
+    "The `ETag` of conditional GET: the tag of each operation's real answer, hashed alone (median of blocks of 1,000), and",
     'its share of the `store.fetch` median above.',
     '',
     table(['operation', 'body bytes', 'ETag us', 'share of store.fetch'], rows),

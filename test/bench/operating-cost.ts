@@ -51,7 +51,9 @@ async function inProcess(): Promise<void> {
       }
     }
     const [b, h] = [median(samples.base!), median(samples.head!)];
-    console.log(`in-process ${label}: ${baseRef} ${b.toFixed(2)} us, working tree ${h.toFixed(2)} us (median of 60 alternating blocks of 2k), +${(h - b).toFixed(2)} us`);
+    console.log(
+      `in-process ${label}: ${baseRef} ${b.toFixed(2)} us, working tree ${h.toFixed(2)} us (median of 60 alternating blocks of 2k), +${(h - b).toFixed(2)} us`,
+    );
   }
 }
 
@@ -65,10 +67,20 @@ async function hooks(): Promise<void> {
   // request), not undici getters that serialise the URL on each read.
   const request = { method: 'GET', url: 'http://127.0.0.1:8080/v1/pets/42?x=1' } as Request;
   const event = (i: number) => ({
-    request, status: i % 10 ? 200 : 404, operationId: 'getPet', route: '/v1/pets/{petId}', durationMs: 0.8 + (i % 7) / 10,
-    requestId: '0f8fad5b-d9cb-469f-a165-70867728950e', keyId: '9b346041bc9a', traceId: '4bf92f3577b34da6a3ce929d0e0e4736', error: undefined,
+    request,
+    status: i % 10 ? 200 : 404,
+    operationId: 'getPet',
+    route: '/v1/pets/{petId}',
+    durationMs: 0.8 + (i % 7) / 10,
+    requestId: '0f8fad5b-d9cb-469f-a165-70867728950e',
+    keyId: '9b346041bc9a',
+    traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+    error: undefined,
   });
-  for (const [label, hook] of [['access log', (i: number) => log.onResponse(event(i))], ['metrics', (i: number) => metrics.onResponse(event(i))]] as const) {
+  for (const [label, hook] of [
+    ['access log', (i: number) => log.onResponse(event(i))],
+    ['metrics', (i: number) => metrics.onResponse(event(i))],
+  ] as const) {
     const rounds: number[] = [];
     for (let round = 0; round < 8; round++) {
       const n = 50_000;
@@ -87,14 +99,18 @@ async function hooks(): Promise<void> {
 }
 
 async function start(args: string[]): Promise<{ child: ChildProcess; origin: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'adapters/cli.ts', 'serve', '--port', '0', '--database', databaseUrl!, ...args], {
-    cwd: root,
-    env: { ...process.env, PETSTORE_API_KEYS: KEY },
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'adapters/cli.ts', 'serve', '--port', '0', '--database', databaseUrl!, ...args],
+    {
+      cwd: root,
+      env: { ...process.env, PETSTORE_API_KEYS: KEY },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
   let out = '';
   const origin = await new Promise<string>((resolve, reject) => {
-    child.stdout!.setEncoding('utf8').on('data', (c: string) => {
+    child.stdout.setEncoding('utf8').on('data', (c: string) => {
       out += c;
       const m = /listening on (http:\/\/[^/\s]+)/.exec(out);
       if (m) resolve(m[1]!);
@@ -115,7 +131,11 @@ async function overHttp(): Promise<void> {
   ];
   const servers = await Promise.all(configs.map(([, args]) => start(args)));
   for (let i = 0; i < 100; i++) {
-    await fetch(`${servers[0]!.origin}/v1/pets`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":1}' });
+    await fetch(`${servers[0]!.origin}/v1/pets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: '{"name":"Rex","categoryId":1}',
+    });
   }
   const script = join(root, '.cache/operating-cost/get.lua');
   writeFileSync(script, 'math.randomseed(42)\nrequest = function()\n  return wrk.format("GET", "/v1/pets/" .. math.random(1, 100))\nend\n');
@@ -127,7 +147,16 @@ async function overHttp(): Promise<void> {
     for (const i of order) {
       const { child, origin } = servers[i]!;
       const before = cpuTimes(child.pid!);
-      const out = execFileSync('wrk', ['-t1', '-c16', '-d3s', '-H', `Authorization: Bearer ${KEY}`, '-s', script, `${origin}/v1/pets/1`]).toString();
+      const out = execFileSync('wrk', [
+        '-t1',
+        '-c16',
+        '-d3s',
+        '-H',
+        `Authorization: Bearer ${KEY}`,
+        '-s',
+        script,
+        `${origin}/v1/pets/1`,
+      ]).toString();
       const after = cpuTimes(child.pid!);
       const result = parseWrk(out);
       if (result.non2xx || result.errors) throw new Error(`${configs[i]![0]}: ${result.non2xx} non-2xx, ${result.errors} errors`);
@@ -138,7 +167,9 @@ async function overHttp(): Promise<void> {
   const base = median(cpu[0]!);
   for (const [i, [label]] of configs.entries()) {
     const c = median(cpu[i]!);
-    console.log(`HTTP GET /v1/pets/{id}, ${label}: ${c.toFixed(1)} us CPU/request (+${(c - base).toFixed(1)}), ${Math.round(median(rps[i]!))} req/s (median of 6 rounds of 3 s, 16 connections)`);
+    console.log(
+      `HTTP GET /v1/pets/{id}, ${label}: ${c.toFixed(1)} us CPU/request (+${(c - base).toFixed(1)}), ${Math.round(median(rps[i]!))} req/s (median of 6 rounds of 3 s, 16 connections)`,
+    );
   }
   for (const { child } of servers) child.kill('SIGTERM');
 }

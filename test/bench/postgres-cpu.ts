@@ -16,7 +16,9 @@ export interface BackendSample {
 /** The backends of the current database other than ours, and their CPU so far. */
 export async function sampleBackends(db: Kysely<Database>): Promise<BackendSample> {
   const { rows } = await sql<{ pid: number }>`
-    select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'`.execute(db);
+    select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'`.execute(
+    db,
+  );
   const cpu = new Map<number, number>();
   for (const { pid } of rows) {
     try {

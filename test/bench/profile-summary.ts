@@ -29,13 +29,33 @@ export function summarise(file: string, top = 25): string {
     total += us;
     const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
     const where = url.replace(/^file:\/\/.*?node_modules\//, '').replace(/^file:\/\/.*\/(\.cache|src|adapters|test)\//, '$1/');
-    fns.set(`${functionName || '(anonymous)'} ${where}:${lineNumber + 1}`, (fns.get(`${functionName || '(anonymous)'} ${where}:${lineNumber + 1}`) ?? 0) + us);
-    const pkg = url === '' ? `(${functionName})` : url.startsWith('node:') ? url : where.split('/').slice(0, where.startsWith('@') ? 2 : 1).join('/');
+    fns.set(
+      `${functionName || '(anonymous)'} ${where}:${lineNumber + 1}`,
+      (fns.get(`${functionName || '(anonymous)'} ${where}:${lineNumber + 1}`) ?? 0) + us,
+    );
+    const pkg =
+      url === ''
+        ? `(${functionName})`
+        : url.startsWith('node:')
+          ? url
+          : where
+              .split('/')
+              .slice(0, where.startsWith('@') ? 2 : 1)
+              .join('/');
     files.set(pkg, (files.get(pkg) ?? 0) + us);
   }
   const lines = (m: Map<string, number>) =>
-    [...m].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, us]) => `${((100 * us) / total).toFixed(1).padStart(5)}%  ${k}`);
-  return [`total ${(total / 1e3).toFixed(0)} ms sampled`, '-- by package / file', ...lines(files), '-- by function (self)', ...lines(fns)].join('\n');
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([k, us]) => `${((100 * us) / total).toFixed(1).padStart(5)}%  ${k}`);
+  return [
+    `total ${(total / 1e3).toFixed(0)} ms sampled`,
+    '-- by package / file',
+    ...lines(files),
+    '-- by function (self)',
+    ...lines(fns),
+  ].join('\n');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

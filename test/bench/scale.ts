@@ -40,7 +40,10 @@ export async function runScale(log: (s: string) => void): Promise<string> {
   const n = config.quick ? 200 : 1000;
   const block = 50;
   const sizes = [1_000, config.scaleRows] as const;
-  const dbs = [await createPostgresDatabase(config.databaseUrl), await createPostgresDatabase(await siblingDatabase(config.databaseUrl, '_scale'))];
+  const dbs = [
+    await createPostgresDatabase(config.databaseUrl),
+    await createPostgresDatabase(await siblingDatabase(config.databaseUrl, '_scale')),
+  ];
   const samples = sizes.map(() => new Map<string, number[]>());
   try {
     for (let i = 0; i < sizes.length; i++) {
@@ -67,7 +70,14 @@ export async function runScale(log: (s: string) => void): Promise<string> {
   const body = [...small.keys()].map((name) => {
     const a = small.get(name)!;
     const b = large.get(name)!;
-    return [name, fmt.ms(median(a) / 1000), fmt.ms(median(b) / 1000), fmt.ratio(median(b) / median(a)), fmt.ms(percentile(a, 99) / 1000), fmt.ms(percentile(b, 99) / 1000)];
+    return [
+      name,
+      fmt.ms(median(a) / 1000),
+      fmt.ms(median(b) / 1000),
+      fmt.ratio(median(b) / median(a)),
+      fmt.ms(percentile(a, 99) / 1000),
+      fmt.ms(percentile(b, 99) / 1000),
+    ];
   });
   const big = config.scaleRows.toLocaleString('en-US');
   return [

@@ -27,7 +27,8 @@ export interface ServerDef {
 /** Our server: the standalone CLI once it exists, else the bench's stand-in bridge. */
 function petstoreEntry(): { entry: string; args: string[]; label: string } {
   for (const candidate of ['adapters/cli.ts', 'adapters/cli/index.ts', 'adapters/cli/main.ts']) {
-    if (existsSync(join(root, candidate)) && committed(candidate)) return { entry: candidate, args: ['serve'], label: 'petstore-router (CLI)' };
+    if (existsSync(join(root, candidate)) && committed(candidate))
+      return { entry: candidate, args: ['serve'], label: 'petstore-router (CLI)' };
   }
   return { entry: 'test/bench/servers/bridge.ts', args: [], label: 'petstore-router (bench bridge)' };
 }
@@ -125,7 +126,20 @@ export async function start(def: ServerDef, file: string, port: number, profile 
   const nodeArgs = profile ? ['--cpu-prof', `--cpu-prof-dir=${join(config.workDir, 'profiles')}`] : [];
   const child: ChildProcess = spawn(
     'taskset',
-    ['-c', config.serverCpu, process.execPath, ...nodeArgs, file, ...def.args, '--database', config.databaseUrl, '--port', String(port), '--host', '127.0.0.1'],
+    [
+      '-c',
+      config.serverCpu,
+      process.execPath,
+      ...nodeArgs,
+      file,
+      ...def.args,
+      '--database',
+      config.databaseUrl,
+      '--port',
+      String(port),
+      '--host',
+      '127.0.0.1',
+    ],
     // Run from the repository, so external imports resolve from its node_modules.
     { cwd: root, env: { ...process.env, PETSTORE_API_KEYS: config.apiKey, NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'pipe'] },
   );

@@ -22,7 +22,13 @@ const gc = () => (globalThis as { gc?: () => void }).gc?.();
 const rss = () => (gc(), process.memoryUsage().rss);
 
 async function used(store: TestStore): Promise<void> {
-  const res = await store.fetch(new Request('http://t/v1/pets', { method: 'POST', headers: { authorization: `Bearer ${store.key}`, 'content-type': 'application/json' }, body: '{"name":"a","categoryId":1}' }));
+  const res = await store.fetch(
+    new Request('http://t/v1/pets', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${store.key}`, 'content-type': 'application/json' },
+      body: '{"name":"a","categoryId":1}',
+    }),
+  );
   if (res.status !== 201 || !(await res.text()).startsWith('{"id":1,')) throw new Error('a fresh test store is not fresh');
 }
 
@@ -63,7 +69,12 @@ async function measure(quick: boolean): Promise<Figures> {
     close.push(performance.now() - t);
   }
   f.cycleGrowth = rss() - before;
-  Object.assign(f, { reuseMedian: median(create), reuseP95: percentile(create, 95), closeMedian: median(close), closeP95: percentile(close, 95) });
+  Object.assign(f, {
+    reuseMedian: median(create),
+    reuseP95: percentile(create, 95),
+    closeMedian: median(close),
+    closeP95: percentile(close, 95),
+  });
 
   // 100 alive at once, each made while the others live: once the 20 free schemas are taken, new
   // schemas are built while up to 99 others exist.
@@ -93,11 +104,13 @@ async function measure(quick: boolean): Promise<Figures> {
   const burst = async (n: number, key: string) => {
     const began = performance.now();
     const waits: number[] = [];
-    const stores = await Promise.all(Array.from({ length: n }, async () => {
-      const store = await createTestStore();
-      waits.push(performance.now() - began);
-      return store;
-    }));
+    const stores = await Promise.all(
+      Array.from({ length: n }, async () => {
+        const store = await createTestStore();
+        waits.push(performance.now() - began);
+        return store;
+      }),
+    );
     f[`${key}Total`] = performance.now() - began;
     f[`${key}New`] = stores.filter((s) => schemaNumber(s) > newest).length;
     newest = Math.max(newest, ...stores.map(schemaNumber));
@@ -126,7 +139,8 @@ async function measure(quick: boolean): Promise<Figures> {
     await db.connection().execute(async () => {});
     createPetStore({ db, keys: ['k'] });
     old.push(performance.now() - t);
-    if (held.length < 2) held.push(pglite); // two alive at once, for their memory
+    if (held.length < 2)
+      held.push(pglite); // two alive at once, for their memory
     else await pglite.close();
   }
   f.oldPerLiveStore = (rss() - oldBase) / 2;
@@ -142,17 +156,58 @@ export async function runTestStores(log: (s: string) => void): Promise<string> {
     timeout: 15 * 60_000,
   });
   const f = JSON.parse(stdout.trim().split('\n').pop()!) as Figures;
-  log(`  reuse median ${fmt.ms(f.reuseMedian!)} ms, new schema median ${fmt.ms(f.emptyMedian!)} ms (few alive), ${fmt.ms(f.newMedian!)} ms (100 alive), previous design median ${fmt.ms(f.oldMedian!)} ms`);
-  return table(['what', 'median ms', 'p95 ms', 'memory', 'notes'], [
-    ['`createTestStore()`, first of a process', fmt.ms(f.first!), '', '', 'PGlite initdb + the first schema built'],
-    ['`createTestStore()`, pool empty: a new schema built', fmt.ms(f.emptyMedian!), fmt.ms(f.emptyP95!), '', '20 stores kept alive one after another'],
-    ['`createTestStore()`, a closed store\'s schema reused', fmt.ms(f.reuseMedian!), fmt.ms(f.reuseP95!), `RSS +${fmt.mb(f.cycleGrowth!)} MiB over 200 create/close`, 'sequential tests; 200 cycles'],
-    ['`close()` (TRUNCATE of the schema for reuse)', fmt.ms(f.closeMedian!), fmt.ms(f.closeP95!), '', '200 cycles'],
-    ['`createTestStore()`, a new schema built while up to 99 others live', fmt.ms(f.newMedian!), fmt.ms(f.newP95!), `${(f.perLiveStore! / MiB).toFixed(2)} MiB per live store`, `the ${f.newN} new ones of 100 kept alive`],
-    ['100 `createTestStore()` at once (`Promise.all`): wait per caller', fmt.ms(f.burstMedian!), fmt.ms(f.burstP95!), '', `${f.burstNew} new schemas; all ready after ${fmt.ms(f.burstTotal!)} ms`],
-    ['200 `createTestStore()` at once: wait per caller', fmt.ms(f.bigBurstMedian!), fmt.ms(f.bigBurstP95!), `RSS +${fmt.mb(f.endGrowth!)} MiB after all closed`, `${f.bigBurstNew} new schemas; all ready after ${fmt.ms(f.bigBurstTotal!)} ms (${fmt.ms(f.bigBurstTotal! / f.bigBurstNew!)} ms per new schema)`],
-    ['previous design: a PGlite per store from a dumped template', fmt.ms(f.oldMedian!), fmt.ms(f.oldP95!), `${fmt.mb(f.oldPerLiveStore!)} MiB per live store`, `median of ${f.oldN}; 2 alive for memory`],
-  ]);
+  log(
+    `  reuse median ${fmt.ms(f.reuseMedian!)} ms, new schema median ${fmt.ms(f.emptyMedian!)} ms (few alive), ${fmt.ms(f.newMedian!)} ms (100 alive), previous design median ${fmt.ms(f.oldMedian!)} ms`,
+  );
+  return table(
+    ['what', 'median ms', 'p95 ms', 'memory', 'notes'],
+    [
+      ['`createTestStore()`, first of a process', fmt.ms(f.first!), '', '', 'PGlite initdb + the first schema built'],
+      [
+        '`createTestStore()`, pool empty: a new schema built',
+        fmt.ms(f.emptyMedian!),
+        fmt.ms(f.emptyP95!),
+        '',
+        '20 stores kept alive one after another',
+      ],
+      [
+        "`createTestStore()`, a closed store's schema reused",
+        fmt.ms(f.reuseMedian!),
+        fmt.ms(f.reuseP95!),
+        `RSS +${fmt.mb(f.cycleGrowth!)} MiB over 200 create/close`,
+        'sequential tests; 200 cycles',
+      ],
+      ['`close()` (TRUNCATE of the schema for reuse)', fmt.ms(f.closeMedian!), fmt.ms(f.closeP95!), '', '200 cycles'],
+      [
+        '`createTestStore()`, a new schema built while up to 99 others live',
+        fmt.ms(f.newMedian!),
+        fmt.ms(f.newP95!),
+        `${(f.perLiveStore! / MiB).toFixed(2)} MiB per live store`,
+        `the ${f.newN} new ones of 100 kept alive`,
+      ],
+      [
+        '100 `createTestStore()` at once (`Promise.all`): wait per caller',
+        fmt.ms(f.burstMedian!),
+        fmt.ms(f.burstP95!),
+        '',
+        `${f.burstNew} new schemas; all ready after ${fmt.ms(f.burstTotal!)} ms`,
+      ],
+      [
+        '200 `createTestStore()` at once: wait per caller',
+        fmt.ms(f.bigBurstMedian!),
+        fmt.ms(f.bigBurstP95!),
+        `RSS +${fmt.mb(f.endGrowth!)} MiB after all closed`,
+        `${f.bigBurstNew} new schemas; all ready after ${fmt.ms(f.bigBurstTotal!)} ms (${fmt.ms(f.bigBurstTotal! / f.bigBurstNew!)} ms per new schema)`,
+      ],
+      [
+        'previous design: a PGlite per store from a dumped template',
+        fmt.ms(f.oldMedian!),
+        fmt.ms(f.oldP95!),
+        `${fmt.mb(f.oldPerLiveStore!)} MiB per live store`,
+        `median of ${f.oldN}; 2 alive for memory`,
+      ],
+    ],
+  );
 }
 
 if (process.env.TEST_STORES_CHILD === '1') {

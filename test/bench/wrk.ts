@@ -79,7 +79,17 @@ function scriptFile(s: Scenario): string | undefined {
 /** Runs wrk against `origin` for `seconds`, pinned to the load core. */
 export async function wrk(origin: string, s: Scenario, seconds: number): Promise<WrkResult> {
   const script = scriptFile(s);
-  const args = ['-c', config.loadCpu, 'wrk', '-t1', `-c${config.connections}`, `-d${seconds}s`, '--latency', '-H', `Authorization: ${auth}`];
+  const args = [
+    '-c',
+    config.loadCpu,
+    'wrk',
+    '-t1',
+    `-c${config.connections}`,
+    `-d${seconds}s`,
+    '--latency',
+    '-H',
+    `Authorization: ${auth}`,
+  ];
   if (script) args.push('-s', script);
   args.push(origin + s.path);
   const { stdout } = await run('taskset', args, { maxBuffer: 1 << 20 });

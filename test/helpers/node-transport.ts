@@ -40,7 +40,9 @@ function send(request: Request, port: number, agent: Agent): Promise<Response> {
           for (let i = 0; i < res.rawHeaders.length; i += 2) responseHeaders.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
           const status = res.statusCode!;
           const nullBody = request.method === 'HEAD' || status === 204 || status === 304;
-          resolve(new Response(nullBody ? null : Buffer.concat(chunks), { status, statusText: res.statusMessage, headers: responseHeaders }));
+          resolve(
+            new Response(nullBody ? null : Buffer.concat(chunks), { status, statusText: res.statusMessage, headers: responseHeaders }),
+          );
         });
       },
     );

@@ -9,7 +9,11 @@ import { nodeSocket } from './node-transport.js';
 export const transports = [inProcess, nodeSocket];
 
 /** Mounts `store` with `transport` and runs `fn` with its fetch; always closes. */
-export async function mounted<T>(transport: (typeof transports)[number], store: PetStore, fn: (fetch: (r: Request) => Promise<Response>) => Promise<T>): Promise<T> {
+export async function mounted<T>(
+  transport: (typeof transports)[number],
+  store: PetStore,
+  fn: (fetch: (r: Request) => Promise<Response>) => Promise<T>,
+): Promise<T> {
   const m = await transport.mount(store);
   try {
     return await fn(m.fetch);
@@ -48,7 +52,9 @@ export function brokenDatabase(): Kysely<Database> {
 /** PostgreSQL that refuses connections (nothing listens on port 1). */
 export function unreachableDatabase(): Kysely<Database> {
   return new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: new pg.Pool({ host: '127.0.0.1', port: 1, user: 'x', password: 'hunter2', connectionTimeoutMillis: 5_000 }) }),
+    dialect: new PostgresDialect({
+      pool: new pg.Pool({ host: '127.0.0.1', port: 1, user: 'x', password: 'hunter2', connectionTimeoutMillis: 5_000 }),
+    }),
   });
 }
 
@@ -59,7 +65,9 @@ export async function hungDatabase(): Promise<{ db: Kysely<Database>; connection
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as { port: number }).port;
   const db = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: new pg.Pool({ host: '127.0.0.1', port, user: 'x', password: 'hunter2', connectionTimeoutMillis: 30_000 }) }),
+    dialect: new PostgresDialect({
+      pool: new pg.Pool({ host: '127.0.0.1', port, user: 'x', password: 'hunter2', connectionTimeoutMillis: 30_000 }),
+    }),
   });
   return {
     db,

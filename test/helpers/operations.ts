@@ -18,7 +18,6 @@ export interface SampleRequest {
   body?: string;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Schema = Record<string, any>;
 
 /** A minimal valid JSON value of a document schema: required properties only, first enum value. */

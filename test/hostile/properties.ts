@@ -54,7 +54,9 @@ export function registerProperties(test: Test<HostileContext>): void {
   test('property: arbitrary JSON bodies get 201 or a well-formed 400, never more', async ({ call }) => {
     const body = fc.oneof(
       fc.json(),
-      fc.record({ name: fc.oneof(storableName, anyField), categoryId: anyField, status: anyField, id: anyField }, { requiredKeys: [] }).map(toJson),
+      fc
+        .record({ name: fc.oneof(storableName, anyField), categoryId: anyField, status: anyField, id: anyField }, { requiredKeys: [] })
+        .map(toJson),
       fc.dictionary(fc.constantFrom('__proto__', 'constructor', 'prototype', 'name', 'categoryId', 'toString'), anyField).map(toJson),
     );
     await fc.assert(

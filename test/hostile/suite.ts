@@ -53,7 +53,26 @@ export function hostileInputSuite(transport: Transport, getDb: () => Promise<Kys
   test('malformed and truncated JSON: 400 invalid_json', async ({ call }) => {
     const valid = '{"name":"Rex","categoryId":7,"status":"sold"}';
     for (let i = 1; i < valid.length; i++) await expectStatus(await post(call, valid.slice(0, i)), 400);
-    for (const bad of ['{', '}', '{"name"}', "{'name':'x'}", '{"name":"x",}', '{"a":1}{"b":2}', 'nul', 'tru', '{"name":"\\x"}', '{"name":"\\u12"}', '{"name":"a\nb"}', 'NaN', '{"categoryId":Infinity}', '{"categoryId":0x10}', '{"categoryId":01}', '{"categoryId":+1}', '{"categoryId":.5}', '\u0000']) {
+    for (const bad of [
+      '{',
+      '}',
+      '{"name"}',
+      "{'name':'x'}",
+      '{"name":"x",}',
+      '{"a":1}{"b":2}',
+      'nul',
+      'tru',
+      '{"name":"\\x"}',
+      '{"name":"\\u12"}',
+      '{"name":"a\nb"}',
+      'NaN',
+      '{"categoryId":Infinity}',
+      '{"categoryId":0x10}',
+      '{"categoryId":01}',
+      '{"categoryId":+1}',
+      '{"categoryId":.5}',
+      '\u0000',
+    ]) {
       await expectStatus(await post(call, bad), 400, 'invalid_json');
     }
     for (const notObject of ['[]', '"x"', '1', 'null', 'true']) await expectStatus(await post(call, notObject), 400, 'invalid_request');
@@ -104,7 +123,17 @@ export function hostileInputSuite(transport: Transport, getDb: () => Promise<Kys
   });
 
   test('wrong content types: 415', async ({ call }) => {
-    for (const type of ['text/plain', 'application/jsonx', 'application/json-patch+json', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'json', 'application/json, text/plain', '*/*', '']) {
+    for (const type of [
+      'text/plain',
+      'application/jsonx',
+      'application/json-patch+json',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'json',
+      'application/json, text/plain',
+      '*/*',
+      '',
+    ]) {
       await expectStatus(await post(call, pet('Rex'), { 'content-type': type }), 415, 'unsupported_media_type');
     }
     for (const type of ['APPLICATION/JSON', 'application/json; charset=utf-8', 'Application/Json;charset=UTF-8']) {
@@ -128,14 +157,32 @@ export function hostileInputSuite(transport: Transport, getDb: () => Promise<Kys
   });
 
   test('NUL bytes and lone surrogates in names: 400 naming `name`', async ({ call }) => {
-    for (const body of ['{"name":"a\\u0000b","categoryId":1}', '{"name":"\\ud800","categoryId":1}', '{"name":"x\\udc00y","categoryId":1}', '{"name":"\\udc00\\ud800","categoryId":1}']) {
+    for (const body of [
+      '{"name":"a\\u0000b","categoryId":1}',
+      '{"name":"\\ud800","categoryId":1}',
+      '{"name":"x\\udc00y","categoryId":1}',
+      '{"name":"\\udc00\\ud800","categoryId":1}',
+    ]) {
       const a = await expectStatus(await post(call, body), 400, 'invalid_request');
-      assert.equal(a.json.details.map((d: { path: string }) => d.path), ['name']);
+      assert.equal(
+        a.json.details.map((d: { path: string }) => d.path),
+        ['name'],
+      );
     }
   });
 
   test('SQL-looking strings are stored and returned verbatim', async ({ call }) => {
-    const names = ["'; drop table petstore_pets; --", "Robert'); DROP TABLE Students;--", '" or 1=1 --', '$1', '$$ x $$', '\\', '%_%', "E'\\x00'", '/* */ select pg_sleep(10)'];
+    const names = [
+      "'; drop table petstore_pets; --",
+      "Robert'); DROP TABLE Students;--",
+      '" or 1=1 --',
+      '$1',
+      '$$ x $$',
+      '\\',
+      '%_%',
+      "E'\\x00'",
+      '/* */ select pg_sleep(10)',
+    ];
     for (const name of names) {
       const created = await expectStatus(await post(call, pet(name)), 201);
       assert.is(created.json.name, name);
@@ -143,16 +190,42 @@ export function hostileInputSuite(transport: Transport, getDb: () => Promise<Kys
       assert.is(got.json.name, name);
     }
     const list = await expectStatus(await call('/v1/pets?limit=100'), 200);
-    assert.equal(list.json.map((p: { name: string }) => p.name), names);
+    assert.equal(
+      list.json.map((p: { name: string }) => p.name),
+      names,
+    );
     await expectStatus(await call(`/v1/pets?status=${encodeURIComponent("sold' or '1'='1")}`), 400, 'invalid_request');
   });
 
   test('numbers: only exact int64 integer literals pass', async ({ call }) => {
-    for (const n of ['1e309', '-1e309', '1.0', '1e3', '1E3', '0.5', '"1"', '9223372036854775808', '-9223372036854775809', '1' + '0'.repeat(5000), 'true', 'null', '[1]', '{}']) {
+    for (const n of [
+      '1e309',
+      '-1e309',
+      '1.0',
+      '1e3',
+      '1E3',
+      '0.5',
+      '"1"',
+      '9223372036854775808',
+      '-9223372036854775809',
+      '1' + '0'.repeat(5000),
+      'true',
+      'null',
+      '[1]',
+      '{}',
+    ]) {
       const a = await expectStatus(await post(call, `{"name":"n","categoryId":${n}}`), 400, 'invalid_request');
-      assert.equal(a.json.details.map((d: { path: string }) => d.path), ['categoryId']);
+      assert.equal(
+        a.json.details.map((d: { path: string }) => d.path),
+        ['categoryId'],
+      );
     }
-    for (const [n, stored] of [['-0', '0'], ['0', '0'], ['9223372036854775807', '9223372036854775807'], ['-9223372036854775808', '-9223372036854775808']]) {
+    for (const [n, stored] of [
+      ['-0', '0'],
+      ['0', '0'],
+      ['9223372036854775807', '9223372036854775807'],
+      ['-9223372036854775808', '-9223372036854775808'],
+    ]) {
       const a = await expectStatus(await post(call, `{"name":"n","categoryId":${n}}`), 201);
       assert.ok(a.text.includes(`"categoryId":${stored},`), a.text);
     }
@@ -170,7 +243,27 @@ export function hostileInputSuite(transport: Transport, getDb: () => Promise<Kys
   });
 
   test('odd paths: 4xx with the Error body', async ({ call }) => {
-    for (const path of ['/v1//pets', '/v1/pets/%2e%2e', '/v1/pets/1%00', '/v1/pets/%00', '/v1/pets/1;drop', `/v1/pets/${'9'.repeat(10_000)}`, '/v1/pets/0x10', '/v1/pets/1e3', '/v1/pets/+1', '/v1/pets/%201', '/v1/pets/01', '/v1/%70ets', '/v1/pets/%E2%80%AE1', '/v1/pets/%ff', '/v1/store/orders/1', '/v2/pets', '/', '/v1', '/v1/']) {
+    for (const path of [
+      '/v1//pets',
+      '/v1/pets/%2e%2e',
+      '/v1/pets/1%00',
+      '/v1/pets/%00',
+      '/v1/pets/1;drop',
+      `/v1/pets/${'9'.repeat(10_000)}`,
+      '/v1/pets/0x10',
+      '/v1/pets/1e3',
+      '/v1/pets/+1',
+      '/v1/pets/%201',
+      '/v1/pets/01',
+      '/v1/%70ets',
+      '/v1/pets/%E2%80%AE1',
+      '/v1/pets/%ff',
+      '/v1/store/orders/1',
+      '/v2/pets',
+      '/',
+      '/v1',
+      '/v1/',
+    ]) {
       await expectStatus(await call(path), [400, 404], undefined);
     }
     await expectStatus(await call('/v1/pets/1'), 404, 'not_found');
@@ -196,16 +289,36 @@ export function hostileInputSuite(transport: Transport, getDb: () => Promise<Kys
     const refused = [
       ...[1, 5, KEY.length - 1].map((n) => `Bearer ${KEY.slice(0, n)}`),
       ...[1, 5, KEY.length - 1].map((n) => `Bearer ${KEY.slice(-n)}`),
-      `Bearer ${KEY}x`, `Bearer x${KEY}`, `Bearer ${KEY.toUpperCase()}`, `Bearer ${KEY}${KEY}`,
-      `Bearer ${'k'.repeat(10_240)}`, `Bearer ${KEY.slice(0, 5)}${'k'.repeat(10_240)}`,
-      `Basic ${btoa(`user:${KEY}`)}`, `Basic ${KEY}`, `Token ${KEY}`, KEY, `Bearer\t${KEY}`, `Bearer:${KEY}`, `Bearer=${KEY}`,
-      `Bearer ${KEY}, Bearer ${KEY}`, `Bearer ${KEY},`, `Bearer "${KEY}"`, 'Bearer', 'Bearer ', '',
+      `Bearer ${KEY}x`,
+      `Bearer x${KEY}`,
+      `Bearer ${KEY.toUpperCase()}`,
+      `Bearer ${KEY}${KEY}`,
+      `Bearer ${'k'.repeat(10_240)}`,
+      `Bearer ${KEY.slice(0, 5)}${'k'.repeat(10_240)}`,
+      `Basic ${btoa(`user:${KEY}`)}`,
+      `Basic ${KEY}`,
+      `Token ${KEY}`,
+      KEY,
+      `Bearer\t${KEY}`,
+      `Bearer:${KEY}`,
+      `Bearer=${KEY}`,
+      `Bearer ${KEY}, Bearer ${KEY}`,
+      `Bearer ${KEY},`,
+      `Bearer "${KEY}"`,
+      'Bearer',
+      'Bearer ',
+      '',
     ];
     for (const authorization of refused) {
       await expectStatus(await call('/v1/pets', { headers: { authorization } }), 401, 'unauthorized', presented(authorization));
       await expectStatus(await post(call, pet('Rex'), { authorization }), 401, 'unauthorized', presented(authorization));
     }
-    const twice = await call('/v1/pets', { headers: [['authorization', `Bearer ${KEY}`], ['authorization', `Bearer ${KEY}`]] });
+    const twice = await call('/v1/pets', {
+      headers: [
+        ['authorization', `Bearer ${KEY}`],
+        ['authorization', `Bearer ${KEY}`],
+      ],
+    });
     await expectStatus(twice, 401, 'unauthorized');
     await expectStatus(await call('/v1/pets', { anonymous: true }), 401, 'unauthorized');
     // 401 comes before everything else under the base path.

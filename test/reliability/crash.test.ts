@@ -24,12 +24,17 @@ async function crashAndRestart(label: string, args: string[]) {
   try {
     const listed = await listAll(second.url);
     const extra = assertEveryAcknowledgedListedOnce(result.acknowledged, listed);
-    console.log(`  ${label}: ${result.acknowledged.size} acknowledged, ${listed.length} listed after the restart (${extra} written without a 201); outcomes ${JSON.stringify(Object.fromEntries(result.outcomes))}`);
+    console.log(
+      `  ${label}: ${result.acknowledged.size} acknowledged, ${listed.length} listed after the restart (${extra} written without a 201); outcomes ${JSON.stringify(Object.fromEntries(result.outcomes))}`,
+    );
     assert.ok(result.acknowledged.size >= 50, `only ${result.acknowledged.size} pets were acknowledged before the kill`);
     assert.ok(extra >= 0 && extra <= 8, `${extra} pets beyond the acknowledged ones (at most one per client in flight)`);
     const created = await send(`${second.url}/pets`, { method: 'POST', body: JSON.stringify({ name: 'after', categoryId: 1 }) });
     assert.is(created.status, 201, 'writes work after the restart');
-    assert.not.ok(listed.some((p) => p.id === (JSON.parse(created.body) as { id: number }).id), 'a new id, never reused');
+    assert.not.ok(
+      listed.some((p) => p.id === (JSON.parse(created.body) as { id: number }).id),
+      'a new id, never reused',
+    );
     const exit = await stopGracefully(second);
     assert.is(exit.code, 0);
     assertNoKeyInLogs(second);
@@ -42,8 +47,12 @@ test('kill -9 mid-write, restart on the same PGlite data directory: every acknow
   await crashAndRestart('pglite', ['--data-dir', tempDataDir()]);
 });
 
-postgresTest(test, 'kill -9 mid-write, restart on the same PostgreSQL database: every acknowledged pet is there, unchanged', async (url) => {
-  await onFreshDatabase(url, 'crash', (fresh) => crashAndRestart('postgres', ['--database', fresh]));
-});
+postgresTest(
+  test,
+  'kill -9 mid-write, restart on the same PostgreSQL database: every acknowledged pet is there, unchanged',
+  async (url) => {
+    await onFreshDatabase(url, 'crash', (fresh) => crashAndRestart('postgres', ['--database', fresh]));
+  },
+);
 
 test.run();

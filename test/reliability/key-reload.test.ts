@@ -41,12 +41,19 @@ async function reloadUnderLoad(label: string, args: string[], reloadLine: RegExp
     assert.ok(result.acknowledged.size > 50, `the load ran: ${result.acknowledged.size} pets`);
     // One line per SIGHUP. Which file content a signal met depends on when the busy server got
     // to it, so only the totals and the last line are certain.
-    const sighupLines = () => server.stderr().split('\n').filter((l) => l.includes('SIGHUP'));
+    const sighupLines = () =>
+      server
+        .stderr()
+        .split('\n')
+        .filter((l) => l.includes('SIGHUP'));
     const deadline = Date.now() + 10_000;
     while (sighupLines().length < signals && Date.now() < deadline) await sleep(50);
     const lines = sighupLines();
     assert.is(lines.length, signals, 'one line per SIGHUP');
-    assert.ok(lines.every((l) => reloadLine.test(l) || /the keys in use stay$/.test(l)), lines.join('\n'));
+    assert.ok(
+      lines.every((l) => reloadLine.test(l) || /the keys in use stay$/.test(l)),
+      lines.join('\n'),
+    );
     assert.ok(lines.filter((l) => /the keys in use stay$/.test(l)).length >= 1, 'bad files were met, and kept the keys');
     assert.match(lines.at(-1)!, reloadLine);
     const listed = await listAll(server.url);
@@ -63,7 +70,9 @@ test('SIGHUP reloads under load (PGlite): no request fails, bad files keep the k
 });
 
 postgresTest(test, 'SIGHUP reloads under load (PostgreSQL, --workers 2): no request fails, every worker reloads', async (databaseUrl) => {
-  await onFreshDatabase(databaseUrl, 'reload', (url) => reloadUnderLoad('postgres-workers', ['--database', url, '--workers', '2'], /in use for new requests \(all 2 workers\)$/));
+  await onFreshDatabase(databaseUrl, 'reload', (url) =>
+    reloadUnderLoad('postgres-workers', ['--database', url, '--workers', '2'], /in use for new requests \(all 2 workers\)$/),
+  );
 });
 
 test.run();

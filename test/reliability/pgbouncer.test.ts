@@ -40,7 +40,8 @@ async function mixedLoad(url: string): Promise<string[]> {
         } else if (step === 1) {
           answer = await send(`${url}/pets`, { method: 'POST', agent, body, headers: { 'idempotency-key': key } });
           if (answer.status === 201 && answer.headers['idempotent-replayed'] !== 'true') unexpected.push(`${key}: replay not marked`);
-          if (answer.status === 201 && (JSON.parse(answer.body) as { id: string }).id !== created) unexpected.push(`${key}: replay has another id`);
+          if (answer.status === 201 && (JSON.parse(answer.body) as { id: string }).id !== created)
+            unexpected.push(`${key}: replay has another id`);
         } else if (step === 2) {
           answer = await send(`${url}/pets?limit=${5 + (client % 20)}&status=available`, { agent });
         } else {
@@ -55,25 +56,29 @@ async function mixedLoad(url: string): Promise<string[]> {
   return unexpected;
 }
 
-const bouncerTest = directUrl && pgbouncer ? test : (name: string, _fn?: unknown) => test.skip(`${name} (DATABASE_URL / PGBOUNCER_URL unset)`);
+const bouncerTest =
+  directUrl && pgbouncer ? test : (name: string, _fn?: unknown) => test.skip(`${name} (DATABASE_URL / PGBOUNCER_URL unset)`);
 
 for (const workers of [1, 2]) {
-  bouncerTest(`PgBouncer, plain URL, ${workers === 1 ? 'one process' : `--workers ${workers}`}: the server starts and 32 clients x 60 mixed requests get no unexpected status`, async () => {
-    const db = await freshDatabase(directUrl!, `bouncer${workers}`);
-    const pooled = new URL(pgbouncer!);
-    pooled.pathname = new URL(db.url).pathname;
-    const args = ['--database', pooled.toString(), ...(workers > 1 ? ['--workers', String(workers)] : [])];
-    const server = await startServer(args);
-    try {
-      const unexpected = await within(mixedLoad(server.url), 120_000, 'the mixed load');
-      assert.equal(unexpected.slice(0, 5), [], `${unexpected.length} unexpected answers`);
-      assert.not.match(server.stderr(), /failed|unsupported startup parameter|prepared statement/);
-    } finally {
-      assert.is((await stopGracefully(server)).code, 0);
-      assertNoKeyInLogs(server);
-      await db.drop();
-    }
-  });
+  bouncerTest(
+    `PgBouncer, plain URL, ${workers === 1 ? 'one process' : `--workers ${workers}`}: the server starts and 32 clients x 60 mixed requests get no unexpected status`,
+    async () => {
+      const db = await freshDatabase(directUrl!, `bouncer${workers}`);
+      const pooled = new URL(pgbouncer!);
+      pooled.pathname = new URL(db.url).pathname;
+      const args = ['--database', pooled.toString(), ...(workers > 1 ? ['--workers', String(workers)] : [])];
+      const server = await startServer(args);
+      try {
+        const unexpected = await within(mixedLoad(server.url), 120_000, 'the mixed load');
+        assert.equal(unexpected.slice(0, 5), [], `${unexpected.length} unexpected answers`);
+        assert.not.match(server.stderr(), /failed|unsupported startup parameter|prepared statement/);
+      } finally {
+        assert.is((await stopGracefully(server)).code, 0);
+        assertNoKeyInLogs(server);
+        await db.drop();
+      }
+    },
+  );
 }
 
 test.run();

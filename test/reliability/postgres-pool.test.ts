@@ -10,79 +10,96 @@ import { postgresTest } from '../helpers/postgres-test.js';
 import { startProxy } from './helpers/proxy.js';
 import { KEY } from './helpers/server.js';
 
+postgresTest(
+  test,
+  "the pool created from a URL sends no statement_timeout startup parameter (a pooler refuses it): the session keeps the server's",
+  async (url) => {
+    const db = await createPostgresDatabase(url);
+    try {
+      // 'client' when a connection sets it at startup; else where the server's value comes from.
+      const { rows } = await sql<{ source: string }>`select source from pg_settings where name = 'statement_timeout'`.execute(db);
+      assert.is.not(rows[0]!.source, 'client');
+    } finally {
+      await db.destroy();
+    }
+  },
+);
 
-postgresTest(test, 'the pool created from a URL sends no statement_timeout startup parameter (a pooler refuses it): the session keeps the server\'s', async (url) => {
-  const db = await createPostgresDatabase(url);
-  try {
-    // 'client' when a connection sets it at startup; else where the server's value comes from.
-    const { rows } = await sql<{ source: string }>`select source from pg_settings where name = 'statement_timeout'`.execute(db);
-    assert.is.not(rows[0]!.source, 'client');
-  } finally {
-    await db.destroy();
-  }
-});
+postgresTest(
+  test,
+  'a slow query is cut by the statement timeout (here 1 s, cancelled on the server): the connection is freed, the API answers 503 + Retry-After',
+  async (url) => {
+    const target = await freshDatabase(url, 'slow');
+    const db = await createPostgresDatabase({ connectionString: target.url, statement_timeout: 1_000, max: 2 });
+    const locker = await createPostgresDatabase(target.url, { migrate: false });
+    try {
+      let started = performance.now();
+      const error = await sql`select pg_sleep(5)`.execute(db).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      const sleptMs = performance.now() - started;
+      assert.is((error as { code?: string }).code, '57014', 'query_canceled by statement_timeout');
+      assert.ok(isDatabaseUnavailable(error), 'answered as busy (503), not as a bug (500)');
+      assert.ok(sleptMs < 3_000, `pg_sleep(5) was cut after ${Math.round(sleptMs)} ms`);
 
-postgresTest(test, 'a slow query is cut by the statement timeout (here 1 s, cancelled on the server): the connection is freed, the API answers 503 + Retry-After', async (url) => {
-  const target = await freshDatabase(url, 'slow');
-  const db = await createPostgresDatabase({ connectionString: target.url, statement_timeout: 1_000, max: 2 });
-  const locker = await createPostgresDatabase(target.url, { migrate: false });
-  try {
-    let started = performance.now();
-    const error = await sql`select pg_sleep(5)`.execute(db).then(() => undefined, (e: unknown) => e);
-    const sleptMs = performance.now() - started;
-    assert.is((error as { code?: string }).code, '57014', 'query_canceled by statement_timeout');
-    assert.ok(isDatabaseUnavailable(error), 'answered as busy (503), not as a bug (500)');
-    assert.ok(sleptMs < 3_000, `pg_sleep(5) was cut after ${Math.round(sleptMs)} ms`);
+      // Through the API: a lock held elsewhere stalls every query on the table.
+      const store = createPetStore({ db, keys: [KEY], onError: () => {} });
+      const get = () => store.fetch(new Request('http://petstore.test/v1/pets', { headers: { authorization: `Bearer ${KEY}` } }));
+      await locker.connection().execute(async (conn) => {
+        await sql`begin`.execute(conn);
+        await sql`lock table petstore_pets in access exclusive mode`.execute(conn);
+        // Twice the pool's size: a stalled query must not keep its connection after the timeout.
+        for (let i = 0; i < 4; i++) {
+          started = performance.now();
+          const res = await within(get(), 5_000, 'GET /pets while the table is locked');
+          const ms = performance.now() - started;
+          assert.is(res.status, 503);
+          assert.match(res.headers.get('retry-after') ?? '', /^[1-9][0-9]*$/);
+          assert.is(((await res.json()) as { code: string }).code, 'service_unavailable');
+          assert.ok(ms < 3_000, `answered after ${Math.round(ms)} ms`);
+        }
+        await sql`rollback`.execute(conn);
+      });
+      assert.is((await within(get(), 5_000, 'GET /pets after the lock')).status, 200, 'the pool works again');
+    } finally {
+      await locker.destroy();
+      await db.destroy();
+      await target.drop();
+    }
+  },
+);
 
-    // Through the API: a lock held elsewhere stalls every query on the table.
-    const store = createPetStore({ db, keys: [KEY], onError: () => {} });
-    const get = () => store.fetch(new Request('http://petstore.test/v1/pets', { headers: { authorization: `Bearer ${KEY}` } }));
-    await locker.connection().execute(async (conn) => {
-      await sql`begin`.execute(conn);
-      await sql`lock table petstore_pets in access exclusive mode`.execute(conn);
-      // Twice the pool's size: a stalled query must not keep its connection after the timeout.
-      for (let i = 0; i < 4; i++) {
-        started = performance.now();
-        const res = await within(get(), 5_000, 'GET /pets while the table is locked');
-        const ms = performance.now() - started;
-        assert.is(res.status, 503);
-        assert.match(res.headers.get('retry-after') ?? '', /^[1-9][0-9]*$/);
-        assert.is(((await res.json()) as { code: string }).code, 'service_unavailable');
-        assert.ok(ms < 3_000, `answered after ${Math.round(ms)} ms`);
-      }
-      await sql`rollback`.execute(conn);
-    });
-    assert.is((await within(get(), 5_000, 'GET /pets after the lock')).status, 200, 'the pool works again');
-  } finally {
-    await locker.destroy();
-    await db.destroy();
-    await target.drop();
-  }
-});
-
-postgresTest(test, 'a statement whose cancel cannot be delivered is abandoned after the grace period: 503, the connection is dropped, the pool works on', async (url) => {
-  const target = new URL(url);
-  const proxy = await startProxy(target.hostname, Number(target.port || 5432));
-  const proxied = new URL(url);
-  proxied.hostname = '127.0.0.1';
-  proxied.port = String(proxy.port);
-  const db = await createPostgresDatabase({ connectionString: proxied.toString(), statement_timeout: 500, max: 1 }, { migrate: false });
-  try {
-    await sql`select 1`.execute(db); // the pool's one connection is open before the proxy stops forwarding new ones
-    proxy.stallNew(); // the CancelRequest's own connection now hangs unanswered
-    const started = performance.now();
-    const error = await sql`select pg_sleep(4)`.execute(db).then(() => undefined, (e: unknown) => e);
-    const ms = performance.now() - started;
-    assert.ok(isDatabaseUnavailable(error), `a 503, not a 500: ${String(error)}`);
-    assert.ok(ms > 2_000 && ms < 3_800, `abandoned after ${Math.round(ms)} ms (timeout 500 ms + grace 2 s)`);
-    await proxy.restore();
-    const { rows } = await within(sql<{ one: number }>`select 1 as one`.execute(db), 10_000, 'a query after the abandon');
-    assert.is(rows[0]!.one, 1, 'the pool opened a new connection');
-  } finally {
-    await db.destroy();
-    await proxy.close();
-  }
-});
+postgresTest(
+  test,
+  'a statement whose cancel cannot be delivered is abandoned after the grace period: 503, the connection is dropped, the pool works on',
+  async (url) => {
+    const target = new URL(url);
+    const proxy = await startProxy(target.hostname, Number(target.port || 5432));
+    const proxied = new URL(url);
+    proxied.hostname = '127.0.0.1';
+    proxied.port = String(proxy.port);
+    const db = await createPostgresDatabase({ connectionString: proxied.toString(), statement_timeout: 500, max: 1 }, { migrate: false });
+    try {
+      await sql`select 1`.execute(db); // the pool's one connection is open before the proxy stops forwarding new ones
+      proxy.stallNew(); // the CancelRequest's own connection now hangs unanswered
+      const started = performance.now();
+      const error = await sql`select pg_sleep(4)`.execute(db).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      const ms = performance.now() - started;
+      assert.ok(isDatabaseUnavailable(error), `a 503, not a 500: ${String(error)}`);
+      assert.ok(ms > 2_000 && ms < 3_800, `abandoned after ${Math.round(ms)} ms (timeout 500 ms + grace 2 s)`);
+      await proxy.restore();
+      const { rows } = await within(sql<{ one: number }>`select 1 as one`.execute(db), 10_000, 'a query after the abandon');
+      assert.is(rows[0]!.one, 1, 'the pool opened a new connection');
+    } finally {
+      await db.destroy();
+      await proxy.close();
+    }
+  },
+);
 
 postgresTest(test, 'a connection lost while checked out between two queries does not crash the process (regression)', async (url) => {
   const target = new URL(url);
@@ -97,7 +114,10 @@ postgresTest(test, 'a connection lost while checked out between two queries does
       await sql`select 1`.execute(conn);
       await proxy.cut();
       await sleep(200);
-      const error = await sql`select 1`.execute(conn).then(() => undefined, (e: unknown) => e);
+      const error = await sql`select 1`.execute(conn).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       assert.ok(isDatabaseUnavailable(error), `a 503, not a 500: ${String(error)}`);
     });
     await proxy.restore();

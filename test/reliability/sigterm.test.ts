@@ -63,7 +63,9 @@ async function sigtermUnderLoad(label: string, args: string[]) {
   // that connection as the server closes it (the HTTP/1.1 keep-alive race): the server never read
   // it, so nothing was done, and the client sees a reset. Only that, or a refused new connection.
   const badErrors = result.refusals.filter(
-    (r) => typeof r.status === 'string' && !(r.status === 'ECONNREFUSED' || (r.reusedSocket && (r.status === 'ECONNRESET' || r.status === 'EPIPE'))),
+    (r) =>
+      typeof r.status === 'string' &&
+      !(r.status === 'ECONNREFUSED' || (r.reusedSocket && (r.status === 'ECONNRESET' || r.status === 'EPIPE'))),
   );
   console.log(
     `  ${label}: exit ${exit.code} ${Math.round(exitMs)} ms after SIGTERM; new connection during the drain: ${duringDrain}; ` +
@@ -83,7 +85,12 @@ async function sigtermUnderLoad(label: string, args: string[]) {
   try {
     const listed = await listAll(again.url);
     const acknowledged = new Map(result.acknowledged);
-    const uploaded = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { id: number; name: string; categoryId: number; status: string };
+    const uploaded = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as {
+      id: number;
+      name: string;
+      categoryId: number;
+      status: string;
+    };
     acknowledged.set(uploaded.id, uploaded);
     const extra = assertEveryAcknowledgedListedOnce(acknowledged, listed);
     assert.is(extra, 0, 'a graceful stop leaves no pet without its 201');
@@ -98,8 +105,12 @@ test('SIGTERM under load (PGlite): in-flight requests finish, new connections re
   await sigtermUnderLoad('pglite', ['--data-dir', tempDataDir()]);
 });
 
-postgresTest(test, 'SIGTERM under load (PostgreSQL): in-flight requests finish, new connections refused, exit 0, nothing acknowledged lost', async (url) => {
-  await onFreshDatabase(url, 'sigterm', (fresh) => sigtermUnderLoad('postgres', ['--database', fresh]));
-});
+postgresTest(
+  test,
+  'SIGTERM under load (PostgreSQL): in-flight requests finish, new connections refused, exit 0, nothing acknowledged lost',
+  async (url) => {
+    await onFreshDatabase(url, 'sigterm', (fresh) => sigtermUnderLoad('postgres', ['--database', fresh]));
+  },
+);
 
 test.run();

@@ -17,19 +17,21 @@ test('200 connections trickling headers: normal requests still served quickly; t
   try {
     const opened = performance.now();
     await Promise.all(
-      Array.from({ length: 200 }, () =>
-        new Promise<void>((resolve, reject) => {
-          const entry = { socket: connect(Number(port), '127.0.0.1'), answer: '' } as (typeof sockets)[number];
-          entry.socket.setEncoding('utf8').on('data', (c: string) => (entry.answer += c));
-          entry.socket.on('error', () => {});
-          entry.socket.once('close', () => (entry.closedAfter = performance.now() - opened));
-          entry.socket.once('connect', () => {
-            entry.socket.write(`GET /v1/pets HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n`);
-            resolve();
-          });
-          entry.socket.once('error', reject);
-          sockets.push(entry);
-        }),
+      Array.from(
+        { length: 200 },
+        () =>
+          new Promise<void>((resolve, reject) => {
+            const entry = { socket: connect(Number(port), '127.0.0.1'), answer: '' } as (typeof sockets)[number];
+            entry.socket.setEncoding('utf8').on('data', (c: string) => (entry.answer += c));
+            entry.socket.on('error', () => {});
+            entry.socket.once('close', () => (entry.closedAfter = performance.now() - opened));
+            entry.socket.once('connect', () => {
+              entry.socket.write(`GET /v1/pets HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n`);
+              resolve();
+            });
+            entry.socket.once('error', reject);
+            sockets.push(entry);
+          }),
       ),
     );
     let line = 0;

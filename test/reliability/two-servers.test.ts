@@ -28,7 +28,11 @@ test.after(async () => {
 
 test('two server processes on one PostgreSQL, 64 clients, 5,000 pets: every one listed exactly once, ids unique', async () => {
   const started = performance.now();
-  const result = await within(createPets({ urls: servers.map((s) => s.url), concurrency: 64, total: 5_000, timeoutMs: 30_000, label: 'two' }), 120_000, 'the load');
+  const result = await within(
+    createPets({ urls: servers.map((s) => s.url), concurrency: 64, total: 5_000, timeoutMs: 30_000, label: 'two' }),
+    120_000,
+    'the load',
+  );
   const seconds = (performance.now() - started) / 1000;
   // Each server lists everything, whichever process created it.
   const listings = await Promise.all(servers.map((s) => listAll(s.url)));
@@ -72,7 +76,13 @@ test('the same Idempotency-Key sent to both processes at once adds one pet; both
     }
     const after = await listAll(servers[1]!.url);
     assert.is(after.length - before, keys.length, 'one pet per key');
-    assert.equal(after.filter((p) => p.name.startsWith('cross-process-')).map((p) => p.name).sort(), [...keys].sort());
+    assert.equal(
+      after
+        .filter((p) => p.name.startsWith('cross-process-'))
+        .map((p) => p.name)
+        .sort(),
+      [...keys].sort(),
+    );
     console.log(`  ${keys.length} keys, ${replays} replays, ${after.length - before} pets added`);
   } finally {
     for (const agent of agents) agent.destroy();

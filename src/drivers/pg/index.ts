@@ -67,6 +67,8 @@ export async function createPostgresDatabase(
   // pool. Delete the attach and they take Kysely's path, with the same results
   // (test/statement-runner.test.ts).
   const open = () => attachStatementRunner(db, poolStatementRunner(lend));
-  const db: Kysely<Database> = new Kysely<Database>({ dialect: new PostgresDialect({ pool: statementPool(pool, statements, lend, open) }) });
+  const db: Kysely<Database> = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: statementPool(pool, statements, lend, open) }),
+  });
   return options.migrate === false ? db : migrateOrDestroy(db);
 }

@@ -52,7 +52,7 @@ export class StatementClient implements Watched {
   ) {}
 
   get cancelTarget(): CancelTarget {
-    return this.client as CancelTarget;
+    return this.client;
   }
 
   get processID(): number | undefined {

@@ -24,11 +24,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addCheckConstraint('petstore_idempotency_keys_state_check', sql`state in ('in_flight', 'completed')`)
     .execute();
   // The opportunistic purge takes the oldest expired rows first: an index range scan.
-  await db.schema
-    .createIndex('petstore_idempotency_keys_expires_at_idx')
-    .on('petstore_idempotency_keys')
-    .column('expires_at')
-    .execute();
+  await db.schema.createIndex('petstore_idempotency_keys_expires_at_idx').on('petstore_idempotency_keys').column('expires_at').execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

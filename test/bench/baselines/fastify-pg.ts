@@ -11,8 +11,24 @@
  */
 import Fastify, { type FastifyReply } from 'fastify';
 import {
-  BASE, CACHE_CONTROL, CREDENTIALS, DEPRECATION_HEADERS, SQL, pageRows, STATUSES, type PetRow, createKeyCheck, createPool,
-  decodeCursor, encodeCursor, errorJson, isInt64, nameProblem, requestIdOf, serverArgs, validator,
+  BASE,
+  CACHE_CONTROL,
+  CREDENTIALS,
+  DEPRECATION_HEADERS,
+  SQL,
+  pageRows,
+  STATUSES,
+  type PetRow,
+  createKeyCheck,
+  createPool,
+  decodeCursor,
+  encodeCursor,
+  errorJson,
+  isInt64,
+  nameProblem,
+  requestIdOf,
+  serverArgs,
+  validator,
 } from './common.js';
 
 const { database, keys, port, host } = serverArgs();
@@ -52,17 +68,25 @@ const Pet = {
   },
   required: ['id', 'name', 'categoryId', 'status'],
 } as const;
-const ErrorSchema = { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' }, status: { type: 'integer' } } } as const;
-
+const ErrorSchema = {
+  type: 'object',
+  properties: { code: { type: 'string' }, message: { type: 'string' }, status: { type: 'integer' } },
+} as const;
 
 function reject(reply: FastifyReply, e: HttpError) {
   if (e.headers) reply.headers(e.headers);
-  return reply.code(e.statusCode).type('application/json; charset=utf-8').send(errorJson(e.statusCode, e.code, e.message, e.details));
+  return reply
+    .code(e.statusCode)
+    .type('application/json; charset=utf-8')
+    .send(errorJson(e.statusCode, e.code, e.message, e.details));
 }
 
 app.setErrorHandler((error, _request, reply) => {
   if (error instanceof HttpError) return reject(reply, error);
-  const e = error as { validation?: { instancePath: string; params?: { missingProperty?: string }; message?: string }[]; statusCode?: number };
+  const e = error as {
+    validation?: { instancePath: string; params?: { missingProperty?: string }; message?: string }[];
+    statusCode?: number;
+  };
   if (e.validation) {
     const details = e.validation.map((v) => ({
       path: (v.instancePath.replace(/^\//, '').replace(/\//g, '.') || v.params?.missingProperty) ?? '',
@@ -122,7 +146,8 @@ await app.register(
         let afterId: string | undefined;
         if (cursor !== undefined) {
           afterId = decodeCursor(cursor, status ?? '');
-          if (afterId === undefined) throw new HttpError(400, 'invalid_request', 'invalid request: cursor', [{ path: 'cursor', message: 'is not a valid cursor' }]);
+          if (afterId === undefined)
+            throw new HttpError(400, 'invalid_request', 'invalid request: cursor', [{ path: 'cursor', message: 'is not a valid cursor' }]);
         }
         const { rows } =
           status === undefined
@@ -149,7 +174,8 @@ await app.register(
       async (request, reply) => {
         reply.headers({ ...DEPRECATION_HEADERS, link: `<${request.protocol}://${request.host}${BASE}/pets>; rel="successor-version"` });
         const { petId } = request.params;
-        if (!isInt64(petId)) throw new HttpError(400, 'invalid_request', 'invalid request: petId', [{ path: 'petId', message: 'must be a decimal int64' }]);
+        if (!isInt64(petId))
+          throw new HttpError(400, 'invalid_request', 'invalid request: petId', [{ path: 'petId', message: 'must be a decimal int64' }]);
         const { rows } = await pool.query<PetRow>(SQL.get, [petId]);
         if (rows.length === 0) throw new HttpError(404, 'not_found', `pet ${petId} does not exist`);
         return rows[0]!;
@@ -177,7 +203,10 @@ await app.register(
         const { name, categoryId, status } = request.body;
         const problem = nameProblem(name);
         if (problem) throw new HttpError(400, 'invalid_request', 'invalid request: name', [{ path: 'name', message: problem }]);
-        if (!Number.isSafeInteger(categoryId)) throw new HttpError(400, 'invalid_request', 'invalid request: categoryId', [{ path: 'categoryId', message: 'must be an integer' }]);
+        if (!Number.isSafeInteger(categoryId))
+          throw new HttpError(400, 'invalid_request', 'invalid request: categoryId', [
+            { path: 'categoryId', message: 'must be an integer' },
+          ]);
         const { rows } = await pool.query<PetRow>(SQL.insert, [name, String(categoryId), status]);
         const pet = rows[0]!;
         reply.code(201).header('location', `${request.protocol}://${request.host}${BASE}/pets/${pet.id}`);
@@ -191,5 +220,12 @@ await app.register(
 await app.listen({ port, host });
 console.log(`listening on http://${host}:${port}${BASE}`);
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.on(signal, () => void app.close().then(() => pool.end()).then(() => process.exit(0)));
+  process.on(
+    signal,
+    () =>
+      void app
+        .close()
+        .then(() => pool.end())
+        .then(() => process.exit(0)),
+  );
 }

@@ -10,8 +10,27 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import {
-  BASE, CACHE_CONTROL, CREDENTIALS, DEPRECATION_HEADERS, SQL, pageRows, STATUSES, type PetTuple, type Status, createKeyCheck,
-  createPool, decodeCursor, encodeCursor, errorJson, isInt64, nameProblem, named, requestIdOf, serverArgs, tupleJson, tuplesJson,
+  BASE,
+  CACHE_CONTROL,
+  CREDENTIALS,
+  DEPRECATION_HEADERS,
+  SQL,
+  pageRows,
+  STATUSES,
+  type PetTuple,
+  type Status,
+  createKeyCheck,
+  createPool,
+  decodeCursor,
+  encodeCursor,
+  errorJson,
+  isInt64,
+  nameProblem,
+  named,
+  requestIdOf,
+  serverArgs,
+  tupleJson,
+  tuplesJson,
   validator,
 } from './common.js';
 
@@ -54,8 +73,12 @@ function authenticate(req: IncomingMessage): void {
   const header = req.headers.authorization;
   if (header === undefined) throw new HttpError(401, 'unauthorized', 'an API key is required', undefined, { 'www-authenticate': 'Bearer' });
   const m = CREDENTIALS.exec(header);
-  if (!m) throw new HttpError(401, 'unauthorized', 'malformed Authorization header', undefined, { 'www-authenticate': 'Bearer error="invalid_request"' });
-  if (!keyOk(m[1]!)) throw new HttpError(401, 'unauthorized', 'the API key is not valid', undefined, { 'www-authenticate': 'Bearer error="invalid_token"' });
+  if (!m)
+    throw new HttpError(401, 'unauthorized', 'malformed Authorization header', undefined, {
+      'www-authenticate': 'Bearer error="invalid_request"',
+    });
+  if (!keyOk(m[1]!))
+    throw new HttpError(401, 'unauthorized', 'the API key is not valid', undefined, { 'www-authenticate': 'Bearer error="invalid_token"' });
 }
 
 async function listPets(req: IncomingMessage, res: ServerResponse, id: string, query: URLSearchParams): Promise<void> {
@@ -73,12 +96,14 @@ async function listPets(req: IncomingMessage, res: ServerResponse, id: string, q
     limit = /^(?:0|[1-9][0-9]{0,2})$/.test(limitText) ? Number(limitText) : 0;
     if (limit < 1 || limit > 100) details.push({ path: 'limit', message: 'must be an integer from 1 to 100' });
   }
-  if (status !== undefined && !STATUSES.includes(status as Status)) details.push({ path: 'status', message: 'must be one of available, pending, sold' });
+  if (status !== undefined && !STATUSES.includes(status as Status))
+    details.push({ path: 'status', message: 'must be one of available, pending, sold' });
   if (details.length) throw new HttpError(400, 'invalid_request', 'invalid request', details);
   let afterId: string | undefined;
   if (cursor !== undefined) {
     afterId = decodeCursor(cursor, status ?? '');
-    if (afterId === undefined) throw new HttpError(400, 'invalid_request', 'invalid request: cursor', [{ path: 'cursor', message: 'is not a valid cursor' }]);
+    if (afterId === undefined)
+      throw new HttpError(400, 'invalid_request', 'invalid request: cursor', [{ path: 'cursor', message: 'is not a valid cursor' }]);
   }
   const { rows } =
     status === undefined
@@ -101,7 +126,14 @@ async function listPets(req: IncomingMessage, res: ServerResponse, id: string, q
 
 async function getPet(req: IncomingMessage, res: ServerResponse, requestId: string, id: string): Promise<void> {
   const headers = { ...DEPRECATION_HEADERS, link: `<http://${req.headers.host}${BASE}/pets>; rel="successor-version"` };
-  if (!isInt64(id)) return send(res, requestId, 400, errorJson(400, 'invalid_request', 'invalid request: petId', [{ path: 'petId', message: 'must be a decimal int64' }]), headers);
+  if (!isInt64(id))
+    return send(
+      res,
+      requestId,
+      400,
+      errorJson(400, 'invalid_request', 'invalid request: petId', [{ path: 'petId', message: 'must be a decimal int64' }]),
+      headers,
+    );
   const { rows } = await pool.query<PetTuple>(named(SQL.get, [id]));
   if (rows.length === 0) return send(res, requestId, 404, errorJson(404, 'not_found', `pet ${id} does not exist`), headers);
   sendTagged(req, res, requestId, tupleJson(rows[0]!), headers);
@@ -127,7 +159,8 @@ async function createPet(req: IncomingMessage, res: ServerResponse, requestId: s
   if (!/^application\/json\s*(?:;|$)/i.test(req.headers['content-type'] ?? '')) {
     throw new HttpError(415, 'unsupported_media_type', 'the request body must be application/json');
   }
-  if (Number(req.headers['content-length']) > MAX_BODY) throw new HttpError(413, 'payload_too_large', `the request body exceeds ${MAX_BODY} bytes`);
+  if (Number(req.headers['content-length']) > MAX_BODY)
+    throw new HttpError(413, 'payload_too_large', `the request body exceeds ${MAX_BODY} bytes`);
   let body: unknown;
   try {
     body = JSON.parse(await readBody(req));
@@ -135,7 +168,8 @@ async function createPet(req: IncomingMessage, res: ServerResponse, requestId: s
     if (e instanceof HttpError) throw e;
     throw new HttpError(400, 'invalid_json', 'malformed JSON');
   }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'invalid_request', 'the request body must be a JSON object');
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw new HttpError(400, 'invalid_request', 'the request body must be a JSON object');
   const { id, name, categoryId, status } = body as Record<string, unknown>;
   const details: { path: string; message: string }[] = [];
   if (id !== undefined) details.push({ path: 'id', message: 'must not be sent: the service assigns ids' });
@@ -145,7 +179,8 @@ async function createPet(req: IncomingMessage, res: ServerResponse, requestId: s
     if (problem) details.push({ path: 'name', message: problem });
   }
   if (!Number.isSafeInteger(categoryId)) details.push({ path: 'categoryId', message: 'must be an integer' });
-  if (status !== undefined && !STATUSES.includes(status as Status)) details.push({ path: 'status', message: 'must be one of available, pending, sold' });
+  if (status !== undefined && !STATUSES.includes(status as Status))
+    details.push({ path: 'status', message: 'must be one of available, pending, sold' });
   if (details.length) throw new HttpError(400, 'invalid_request', 'invalid request', details);
   const { rows } = await pool.query<PetTuple>(named(SQL.insert, [name, String(categoryId), status ?? 'available']));
   const pet = rows[0]!;

@@ -29,7 +29,10 @@ export function send(
       res.on('error', reject);
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body, ms: performance.now() - started }));
     });
-    const timer = setTimeout(() => req.destroy(Object.assign(new Error(`no answer within ${init.timeoutMs} ms`), { code: 'TIMEOUT' })), init.timeoutMs ?? 15_000);
+    const timer = setTimeout(
+      () => req.destroy(Object.assign(new Error(`no answer within ${init.timeoutMs} ms`), { code: 'TIMEOUT' })),
+      init.timeoutMs ?? 15_000,
+    );
     req.once('close', () => clearTimeout(timer));
     req.on('error', (error) => reject(Object.assign(error, { reusedSocket: req.reusedSocket })));
     req.end(init.body);
@@ -98,13 +101,24 @@ export async function createPets(options: {
             } catch {
               code = undefined;
             }
-            result.refusals.push({ status: a.status, ms: a.ms, at: performance.now(), ...(code ? { code } : {}), ...(typeof retryAfter === 'string' ? { retryAfter } : {}) });
+            result.refusals.push({
+              status: a.status,
+              ms: a.ms,
+              at: performance.now(),
+              ...(code ? { code } : {}),
+              ...(typeof retryAfter === 'string' ? { retryAfter } : {}),
+            });
             await new Promise((r) => setTimeout(r, 20)); // a short pause, not the full Retry-After: keep probing
           }
         } catch (error) {
           const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
           count(code);
-          result.refusals.push({ status: code, ms: 0, at: performance.now(), reusedSocket: (error as { reusedSocket?: boolean }).reusedSocket === true });
+          result.refusals.push({
+            status: code,
+            ms: 0,
+            at: performance.now(),
+            reusedSocket: (error as { reusedSocket?: boolean }).reusedSocket === true,
+          });
           await new Promise((r) => setTimeout(r, 20)); // a refused connection fails at once: do not spin
         }
       }

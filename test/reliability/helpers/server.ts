@@ -48,8 +48,8 @@ export async function startServer(args: string[], options: { keys?: string | nul
   });
   running.add(child);
   const out = { stdout: '', stderr: '' };
-  child.stdout!.setEncoding('utf8').on('data', (c: string) => (out.stdout += c));
-  child.stderr!.setEncoding('utf8').on('data', (c: string) => (out.stderr += c));
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (out.stdout += c));
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (out.stderr += c));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => {
       running.delete(child);
@@ -66,11 +66,11 @@ export async function startServer(args: string[], options: { keys?: string | nul
     const onExit = () => fail('the server exited before listening');
     const finish = (then: () => void) => {
       clearTimeout(timer);
-      child.stdout!.off('data', check);
+      child.stdout.off('data', check);
       child.off('exit', onExit);
       then();
     };
-    child.stdout!.on('data', check);
+    child.stdout.on('data', check);
     child.once('exit', onExit);
   });
   return { url, child, stdout: () => out.stdout, stderr: () => out.stderr, exited };
@@ -112,7 +112,10 @@ export function assertNoKeyInLogs(server: Server, keys: readonly string[] = [KEY
     assert.match(lines[0]!, /Authorization: Bearer /);
     stderr = stderr.replace(lines[0]!, '');
   }
-  for (const [name, text] of [['stdout', server.stdout()], ['stderr', stderr]] as const) {
+  for (const [name, text] of [
+    ['stdout', server.stdout()],
+    ['stderr', stderr],
+  ] as const) {
     for (const key of [...keys, ...(allowedOnce ? [allowedOnce] : [])]) {
       for (let i = 0; i + 8 <= key.length; i++) {
         assert.not.ok(text.includes(key.slice(i, i + 8)), `the server's ${name} shows part of a key: ${key.slice(i, i + 8)}`);

@@ -1,0 +1,30 @@
+// ESLint with typescript-eslint's type-checked rules over everything we typecheck.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.cache/**', 'coverage/**', 'examples/typed-client/schema.d.ts', 'examples/**/.wrangler/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
+    // Tests and scripts read untyped JSON bodies all day: `any` there is the point, not a slip.
+    // Promise and async rules stay on everywhere.
+    files: ['test/**', 'scripts/**', 'examples/**'],
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+    },
+  },
+  { files: ['**/*.js', '**/*.mjs', 'tsup.config.ts', 'eslint.config.js'], ...tseslint.configs.disableTypeChecked },
+);
