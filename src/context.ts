@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AdapterBindings } from './bindings.js';
+import type { ReadRouting } from './drivers/read-view.js';
 import type { DeprecationPolicy } from './deprecation.js';
 import type { RequestUrl } from './http/request-url.js';
 import type { Answer } from './http/respond.js';
@@ -8,6 +9,10 @@ import type { Database } from './storage/database.js';
 /** Everything a route needs, resolved once by createPetStore and passed as an argument. */
 export interface StoreContext {
   db: Kysely<Database>;
+  /** Where reads run: `db`, or its read side when its driver has read replicas (drivers/read-view.ts). */
+  reads: Kysely<Database>;
+  /** The read replicas' state, when there are any (health checks). */
+  readRouting: (() => ReadRouting) | undefined;
   now: () => Date;
   basePath: string;
   deprecation: DeprecationPolicy;

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { StoreBindings, type createBindings } from './bindings.js';
 import type { StoreContext } from './context.js';
+import { readViewOf } from './drivers/read-view.js';
 import { attachStatementRunner, statementRunnerOf } from './drivers/statement-runner.js';
 import { DEFAULT_DEPRECATED_AT, DEFAULT_SUNSET_AT } from './deprecation.js';
 import { type KeysOption, createAuthenticator } from './http/auth.js';
@@ -197,10 +198,16 @@ export function createPetStore(options: PetStoreOptions): PetStore {
   if (!options.db) throw new TypeError('petstore-router: options.db (a Kysely instance) is required');
   if (options.keys === undefined) throw new TypeError('petstore-router: options.keys is required');
   const db = options.db as Kysely<Database>;
+  const schema = options.schema === undefined ? undefined : checkSchemaName(options.schema, 'options.schema');
+  // Every statement of the store is built by Kysely's query builder, so WithSchemaPlugin
+  // qualifies its tables (and statements are compiled per Kysely instance, storage/statement.ts).
+  const scoped = (kysely: Kysely<Database>) => (schema === undefined ? kysely : inSchema(kysely, schema));
+  const readView = readViewOf(db);
+  const primaryDb = scoped(db);
   const store: StoreContext = {
-    // Every statement of the store is built by Kysely's query builder, so WithSchemaPlugin
-    // qualifies its tables (and statements are compiled per Kysely instance, storage/statement.ts).
-    db: options.schema === undefined ? db : inSchema(db, checkSchemaName(options.schema, 'options.schema')),
+    db: primaryDb,
+    reads: readView === undefined ? primaryDb : scoped(readView.db),
+    readRouting: readView === undefined ? undefined : () => readView.routing(),
     now: options.now ?? (() => new Date()),
     basePath: normaliseBasePath(options.basePath ?? '/v1'),
     deprecation: {

@@ -1,4 +1,5 @@
 import type { StoreContext } from '../context.js';
+import type { ReplicaStatus } from '../drivers/read-view.js';
 import { type JsonAnswer, RETRY_AFTER_SECONDS, jsonResponse } from '../http/respond.js';
 import { pingDatabase } from '../storage/health.js';
 import { type RouteDefinition, defineRoute } from './define.js';
@@ -23,7 +24,9 @@ const HEADERS = { 'content-type': 'application/health+json', 'cache-control': 'n
 /**
  * `GET {basePath}/health` (and HEAD), answered without a key (draft-inadarei-api-health-check):
  * 200 `pass` when the database answers a trivial query within 1 s, else 503 `fail` with
- * Retry-After. Probes arriving while a query is out share it, so a hung database never collects
+ * Retry-After. The query is a read (with read replicas: the primary's WAL position, then a replica
+ * or the primary). Each read replica is listed under `replica:lag`; one that is skipped makes the
+ * answer 200 `warn` (its reads run on the primary, so the API works). Probes arriving while a query is out share it, so a hung database never collects
  * one stuck query per probe. The body names no host, SQL or error text.
  */
 export function healthRoute(store: StoreContext, options: HealthOptions = {}): RouteDefinition {
@@ -50,12 +53,13 @@ export function healthRoute(store: StoreContext, options: HealthOptions = {}): R
       if (options.draining?.() === true) return fail('the server is shutting down');
       const check = await checkDatabase();
       if (check.status === 'fail') return fail(check.output);
+      const time = store.now().toISOString();
+      const replicas = store.readRouting?.().replicas ?? [];
       return answer(200, {
-        status: 'pass',
+        status: replicas.every((replica) => replica.state === 'up') ? 'pass' : 'warn',
         checks: {
-          'database:responseTime': [
-            { componentType: 'datastore', observedValue: check.ms, observedUnit: 'ms', status: 'pass', time: store.now().toISOString() },
-          ],
+          'database:responseTime': [{ componentType: 'datastore', observedValue: check.ms, observedUnit: 'ms', status: 'pass', time }],
+          ...(replicas.length === 0 ? {} : { 'replica:lag': replicas.map((replica, i) => replicaCheck(replica, i, time)) }),
         },
       });
     },
@@ -64,10 +68,26 @@ export function healthRoute(store: StoreContext, options: HealthOptions = {}): R
 
 type DatabaseCheck = { status: 'pass'; ms: number } | { status: 'fail'; output: string };
 
+/**
+ * One read replica as a check: `pass` while reads may run on it, else `warn` with why. Named by
+ * its place in the list (the answer is public: no host or database name).
+ */
+function replicaCheck(replica: ReplicaStatus, index: number, time: string): object {
+  return {
+    componentId: `replica-${index + 1}`,
+    componentType: 'datastore',
+    observedValue: replica.lagMs ?? null,
+    observedUnit: 'ms',
+    status: replica.state === 'up' ? 'pass' : 'warn',
+    ...(replica.reason === undefined ? {} : { output: `${replica.state}: ${replica.reason}` }),
+    time,
+  };
+}
+
 /** The trivial query, timed; never rejects. */
 function query(store: StoreContext): Promise<DatabaseCheck> {
   const started = performance.now();
-  return pingDatabase(store.db).then(
+  return pingDatabase(store.reads).then(
     (): DatabaseCheck => ({ status: 'pass', ms: Math.round((performance.now() - started) * 10) / 10 }),
     (): DatabaseCheck => ({ status: 'fail', output: 'the database is unavailable' }),
   );

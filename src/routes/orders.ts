@@ -22,7 +22,7 @@ export const listOrdersRoute = defineRoute({
     ...SERVER_ERRORS,
   },
   handler: async ({ url, store, query }) => {
-    const page = await listOrders(store.db, { limit: query.limit, afterId: query.cursor?.afterId });
+    const page = await listOrders(store.reads, { limit: query.limit, afterId: query.cursor?.afterId });
     return pageResponse(url, page, { list: 'orders', limit: query.limit }, writeOrder);
   },
 });

@@ -32,7 +32,7 @@ export const listPetsRoute = defineRoute({
   },
   handler: async ({ url, store, query }) => {
     const { limit, status } = query;
-    const page = await listPets(store.db, { limit, status, afterId: query.cursor?.afterId });
+    const page = await listPets(store.reads, { limit, status, afterId: query.cursor?.afterId });
     return pageResponse(url, page, { list: 'pets', limit, status }, writePet);
   },
 });
@@ -106,7 +106,7 @@ export const getPetRoute = defineRoute({
     ...SERVER_ERRORS,
   },
   handler: async ({ params, store }) => {
-    const pet = await findPet(store.db, params.petId);
+    const pet = await findPet(store.reads, params.petId);
     if (!pet) throw new ApiError(404, ErrorCode.notFound, `pet ${params.petId} does not exist`);
     return jsonResponse(200, writePet(pet));
   },

@@ -45,3 +45,24 @@ export function pgbouncerUrl(): string | undefined {
 
 /** Empties every table and restarts id sequences, so each test starts from nothing. */
 export { resetDatabase } from '../../src/storage/reset.js';
+
+/**
+ * PostgreSQL from DATABASE_URL with the streaming replica at REPLICA_URL (the same database on the
+ * standby `.ci/run` starts with ../shared/tools/pg-replica.sh) as its read replica, or undefined
+ * when REPLICA_URL is unset outside CI.
+ */
+let replicated: Promise<Kysely<Database>> | undefined;
+export function sharedReplicated(): Promise<Kysely<Database>> | undefined {
+  const url = databaseUrl();
+  const replica = replicaUrl();
+  if (!url || !replica) return undefined;
+  replicated ??= createPostgresDatabase(url, { readReplicas: [replica] });
+  return replicated;
+}
+
+/** REPLICA_URL, required in CI (the replica run may not be skipped there). */
+export function replicaUrl(): string | undefined {
+  const url = process.env.REPLICA_URL;
+  if (!url && process.env.CI) throw new Error('REPLICA_URL must be set in CI: the read-replica run may not be skipped');
+  return url || undefined;
+}

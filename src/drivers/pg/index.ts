@@ -7,7 +7,11 @@ import { migrateOrDestroy } from '../../storage/migrate.js';
 import { attachStatementRunner } from '../statement-runner.js';
 import { borrowedPool, lender, ownPool, statementPool } from './pool.js';
 import { poolStatementRunner } from './pool-runner.js';
+import { withReadReplicas } from './with-replicas.js';
 import { Watchdog } from './watchdog.js';
+
+export { readRouting } from './with-replicas.js';
+export type { ReadRouting, ReplicaState, ReplicaStatus } from '../read-view.js';
 
 /** Options of {@link createPostgresDatabase}. */
 export interface PostgresDatabaseOptions {
@@ -25,6 +29,47 @@ export interface PostgresDatabaseOptions {
    * @default true
    */
   preparedStatements?: boolean;
+  /**
+   * Read replicas (PostgreSQL streaming standbys of this primary, directly or each behind its own
+   * pooler): URLs or `pg.PoolConfig`s, one server each. Reads (list and get pets, list orders,
+   * health's query) run on a replica that has replayed the primary's WAL position as it was when
+   * the read arrived, else on the primary, so a client never reads less than it wrote through any
+   * process sharing this primary; writes, idempotency records and rate-limit counts always run on
+   * the primary. A replica down, refusing or lagging past `maxReplicaLagMs` is skipped (its reads
+   * run on the primary) and taken back once a probe finds it well. See docs/operations.md.
+   * @default []
+   * @example
+   * ```ts
+   * const db = await createPostgresDatabase(process.env.DATABASE_URL!, {
+   *   readReplicas: [process.env.REPLICA_URL!],
+   * })
+   * ```
+   */
+  readReplicas?: ReadonlyArray<string | pg.PoolConfig>;
+  /**
+   * A read replica whose replay is behind the primary by more than this many milliseconds is
+   * skipped until it catches up.
+   * @default 1000
+   */
+  maxReplicaLagMs?: number;
+}
+
+const DEFAULT_MAX_REPLICA_LAG_MS = 1_000;
+
+/** `options.readReplicas`, checked. */
+function replicaSources(options: PostgresDatabaseOptions): ReadonlyArray<string | pg.PoolConfig> {
+  const { readReplicas = [], maxReplicaLagMs } = options;
+  const valid = (r: unknown) =>
+    (typeof r === 'string' && r.trim() !== '') || (typeof r === 'object' && r !== null && !(r instanceof pg.Pool));
+  if (!Array.isArray(readReplicas) || !readReplicas.every(valid)) {
+    throw new TypeError('petstore-router: options.readReplicas must be an array of replica URLs (or pg.PoolConfig objects)');
+  }
+  if (maxReplicaLagMs !== undefined && !(Number.isFinite(maxReplicaLagMs) && maxReplicaLagMs > 0)) {
+    throw new TypeError(
+      `petstore-router: options.maxReplicaLagMs must be a positive number of milliseconds, got ${String(maxReplicaLagMs)}`,
+    );
+  }
+  return readReplicas as ReadonlyArray<string | pg.PoolConfig>;
 }
 
 /** The statement timeout of pools created here unless the config's `statement_timeout` says otherwise. */
@@ -53,7 +98,11 @@ export async function createPostgresDatabase(
   source: string | pg.PoolConfig | pg.Pool,
   options: PostgresDatabaseOptions = {},
 ): Promise<Kysely<Database>> {
+  const replicas = replicaSources(options);
   if (source instanceof pg.Pool) {
+    if (replicas.length > 0) {
+      throw new TypeError('petstore-router: readReplicas needs the primary as a URL or pg.PoolConfig (not a pg.Pool of yours)');
+    }
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: borrowedPool(source) }) });
     return options.migrate === false ? db : migrateOrDestroy(db);
   }
@@ -66,9 +115,20 @@ export async function createPostgresDatabase(
   // has opened its driver: only an opened driver is ended by `db.destroy()`, which must end the
   // pool. Delete the attach and they take Kysely's path, with the same results
   // (test/statement-runner.test.ts).
-  const open = () => attachStatementRunner(db, poolStatementRunner(lend));
-  const db: Kysely<Database> = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: statementPool(pool, statements, lend, open) }),
+  const reads = withReadReplicas(replicas, config, lend, {
+    maxLagMs: options.maxReplicaLagMs ?? DEFAULT_MAX_REPLICA_LAG_MS,
+    statementTimeoutMs: timeoutMs,
   });
+  const open = () => {
+    attachStatementRunner(db, poolStatementRunner(lend));
+    reads?.start();
+  };
+  const primary = statementPool(pool, statements, lend, open);
+  const db: Kysely<Database> = new Kysely<Database>({
+    dialect: new PostgresDialect({
+      pool: reads === undefined ? primary : { ...primary, end: () => reads.close().then(() => primary.end()) },
+    }),
+  });
+  reads?.attach(db);
   return options.migrate === false ? db : migrateOrDestroy(db);
 }

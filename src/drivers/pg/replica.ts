@@ -1,0 +1,125 @@
+import pg from 'pg';
+import { ownStatement } from '../own-statements.js';
+import type { ReplicaState, ReplicaStatus } from '../read-view.js';
+import { ownPool } from './pool.js';
+import { CHECK_SQL, caughtUp, checkThenRead } from './replica-read.js';
+
+/** How long a replica has to connect; past it the read runs on the primary. */
+const CONNECT_TIMEOUT_MS = 2_000;
+
+/** A read on a replica: its rows, or undefined when the replica had not replayed the position. */
+export type ReplicaAnswer = { rows: unknown[] } | undefined;
+
+/**
+ * One read replica: its pool (ours, created from its URL or config), its state and its counters.
+ * Its statements are the check of the position and the read (replica-read.ts), never named (a
+ * pooler in front of it may lend any backend), rows as arrays for the store's own statements and
+ * as objects for anything else, as on the primary.
+ */
+export class Replica {
+  readonly name: string;
+  state: ReplicaState = 'down';
+  reason: string | undefined = 'not checked yet';
+  lagMs: number | undefined;
+  reads = 0;
+  behind = 0;
+  failures = 0;
+  readonly #pool: pg.Pool;
+
+  constructor(source: string | pg.PoolConfig, statementTimeoutMs: number) {
+    const config = typeof source === 'string' ? { connectionString: source } : source;
+    this.name = replicaName(config);
+    this.#pool = ownPool({
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      // A client-side bound (nothing sent at connect, so a pooler in front accepts it): a replica
+      // that stops answering costs a read this long, then the read runs on the primary.
+      ...(statementTimeoutMs > 0 ? { query_timeout: statementTimeoutMs } : {}),
+      ...config,
+      // The probe uses this pool every few seconds: idle, it must not keep the process alive.
+      allowExitOnIdle: true,
+    });
+  }
+
+  get status(): ReplicaStatus {
+    const { name, state, reason, lagMs, reads, behind, failures } = this;
+    return { name, state, reason, lagMs, reads, behind, failures };
+  }
+
+  /**
+   * Runs the read `sql` if this replica has replayed the primary's position `lsn`: one round trip
+   * (the check and the read in one query) where the read can be written with literals, else the
+   * check and then the read. Rejects when the replica fails; the caller reads on the primary.
+   */
+  async read(lsn: string, sql: string, parameters: readonly unknown[]): Promise<ReplicaAnswer> {
+    const rowMode = ownStatement(sql) === undefined ? undefined : 'array';
+    const client = await this.#pool.connect();
+    let broken: Error | undefined;
+    try {
+      const both = checkThenRead(lsn, sql, parameters);
+      if (both !== undefined) {
+        const results = (await client.query({ text: both, rowMode } as pg.QueryConfig)) as unknown as pg.QueryResult[];
+        if (!this.#passed(caughtUp(results[0]?.rows[0]))) return undefined;
+        return { rows: results[1]!.rows };
+      }
+      const check = await client.query({ text: CHECK_SQL, values: [lsn], rowMode } as pg.QueryConfig);
+      if (!this.#passed(caughtUp(check.rows[0]))) return undefined;
+      return { rows: (await client.query({ text: sql, values: parameters as unknown[], rowMode } as pg.QueryConfig)).rows };
+    } catch (error) {
+      broken = error as Error;
+      throw error;
+    } finally {
+      // A client whose statement failed or timed out is dropped, not lent again.
+      client.release(broken);
+    }
+  }
+
+  /**
+   * The check's verdict. Being behind one read's position is not lag past the bound (a replica a
+   * few milliseconds behind a write just made is healthy): the probe measures that (replica-health.ts).
+   */
+  #passed(replayed: boolean): boolean {
+    if (replayed) return true;
+    this.behind++;
+    return false;
+  }
+
+  /**
+   * Records a failed read. Unless the replica itself answered with an ordinary SQL error (a
+   * recovery conflict, say), it is unreachable, refusing or too slow: skipped from now on, until a
+   * probe finds it well.
+   */
+  failed(error: unknown): void {
+    this.failures++;
+    const { severity, code } = (error ?? {}) as { severity?: unknown; code?: unknown };
+    const answered = typeof severity === 'string' && typeof code === 'string' && !/^(?:08|57P|53)/.test(code);
+    if (!answered) this.mark('down', 'unreachable or not answering');
+  }
+
+  mark(state: ReplicaState, reason: string | undefined): void {
+    this.state = state;
+    this.reason = state === 'up' ? undefined : reason;
+  }
+
+  /** The probe's query: has it replayed `lsn`; undefined for a server that is not a standby. */
+  async replayed(lsn: string): Promise<boolean | undefined> {
+    const { rows } = await this.#pool.query<{ standby: boolean }>(`${CHECK_SQL}, pg_is_in_recovery() as standby`, [lsn]);
+    return rows[0]?.standby === true ? caughtUp(rows[0]) : undefined;
+  }
+
+  end(): Promise<void> {
+    return this.#pool.end();
+  }
+}
+
+/** `host:port/database` of a replica's config, for status and metrics (never its credentials). */
+function replicaName(config: pg.PoolConfig): string {
+  if (config.connectionString !== undefined) {
+    try {
+      const url = new URL(config.connectionString);
+      return `${url.hostname || 'localhost'}:${url.port || '5432'}${url.pathname || '/'}`;
+    } catch {
+      return 'replica';
+    }
+  }
+  return `${config.host ?? 'localhost'}:${config.port ?? 5432}/${config.database ?? ''}`;
+}

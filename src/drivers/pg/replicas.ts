@@ -1,0 +1,97 @@
+import type pg from 'pg';
+import type { ReadRouting } from '../read-view.js';
+import { Replica } from './replica.js';
+import { ReplicaHealth } from './replica-health.js';
+import { PrimaryPosition } from './wal-position.js';
+
+/** How reads reach the primary: its position, and a read there (rows as the primary's pool gives them). */
+export interface Primary {
+  /** `pg_current_wal_lsn()` as text, read by a query sent when called. */
+  position(): Promise<string>;
+  /** The same for the probe, on a connection that does not keep the process alive while idle. */
+  probePosition(): Promise<string>;
+  read(sql: string, parameters: readonly unknown[]): Promise<unknown[]>;
+  /** Ends what the replicas opened on the primary (the probe's connection). */
+  close(): Promise<void>;
+}
+
+/** Settings of the read replicas of one database. */
+export interface ReplicaSettings {
+  /** A replica whose replay is behind by more than this is skipped until it catches up. */
+  maxLagMs: number;
+  /** How long a replica has to answer one read (0: no bound) before the read runs on the primary. */
+  statementTimeoutMs: number;
+}
+
+/**
+ * The read replicas of one database and the routing of its reads: a read learns the primary's
+ * WAL position (a query sent after the read arrived, wal-position.ts) and runs on the next replica
+ * that is `up` if that replica has replayed the position, else on the primary. Whatever a replica
+ * does (behind, down, refusing, failing), the read is answered by the primary: never an error of
+ * the replica's. Nothing here is needed for read-your-writes beyond the two positions, so every
+ * process sharing the primary and replicas reads what any of them wrote.
+ */
+export class ReplicaSet {
+  readonly #replicas: Replica[];
+  readonly #position: PrimaryPosition;
+  readonly #health: ReplicaHealth;
+  #next = 0;
+  #primaryReads = 0;
+
+  constructor(
+    sources: ReadonlyArray<string | pg.PoolConfig>,
+    private readonly primary: Primary,
+    settings: ReplicaSettings,
+  ) {
+    this.#replicas = sources.map((source) => new Replica(source, settings.statementTimeoutMs));
+    this.#position = new PrimaryPosition(() => primary.position());
+    this.#health = new ReplicaHealth(this.#replicas, () => primary.probePosition(), settings.maxLagMs);
+  }
+
+  /** Starts the background probe (the first probe at once). */
+  start(): void {
+    this.#health.start();
+  }
+
+  /** Runs one read and resolves with its rows (arrays for the store's own statements). */
+  async read(sql: string, parameters: readonly unknown[]): Promise<unknown[]> {
+    const replica = this.#pick();
+    if (replica !== undefined) {
+      const lsn = await this.#position.after();
+      try {
+        const answer = await replica.read(lsn, sql, parameters);
+        if (answer !== undefined) {
+          replica.reads++;
+          return answer.rows;
+        }
+      } catch (error) {
+        replica.failed(error);
+      }
+    }
+    this.#primaryReads++;
+    return this.primary.read(sql, parameters);
+  }
+
+  routing(): ReadRouting {
+    return { primaryReads: this.#primaryReads, replicas: this.#replicas.map((replica) => replica.status) };
+  }
+
+  /** Stops the probe and ends the replicas' pools. */
+  async close(): Promise<void> {
+    this.#health.stop();
+    await Promise.all([...this.#replicas.map((replica) => replica.end()), this.primary.close()]);
+  }
+
+  /** The next replica that is `up`, round robin; undefined when none is. */
+  #pick(): Replica | undefined {
+    const count = this.#replicas.length;
+    for (let i = 0; i < count; i++) {
+      const replica = this.#replicas[(this.#next + i) % count]!;
+      if (replica.state === 'up') {
+        this.#next = (this.#next + i + 1) % count;
+        return replica;
+      }
+    }
+    return undefined;
+  }
+}
