@@ -17,6 +17,8 @@ export interface ServeCommand {
   docs: boolean;
   /** `--no-prepared-statements`: name no statement on PostgreSQL (a pooler that refuses them). */
   preparedStatements?: false;
+  /** `--read-replica URL` (repeatable) or PETSTORE_READ_REPLICA_URLS: read replicas of `database`. */
+  readReplicas?: string[];
   /** --access-log, --metrics-port/--metrics-host, --cors-origin. */
   operating: OperatingFlags;
 }
@@ -72,6 +74,7 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeCommand {
     'rate-limit': { type: 'string' },
     'no-docs': { type: 'boolean' },
     'no-prepared-statements': { type: 'boolean' },
+    'read-replica': { type: 'string', multiple: true },
     ...OPERATING_OPTIONS,
   });
   if (values.database !== undefined && values['data-dir'] !== undefined) {
@@ -97,6 +100,11 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeCommand {
     if (database === undefined) throw usage('--no-prepared-statements needs PostgreSQL (--database URL or DATABASE_URL)');
     command.preparedStatements = false;
   }
+  const replicas = readReplicas(values['read-replica'], env);
+  if (replicas !== undefined) {
+    if (database === undefined) throw usage('--read-replica needs PostgreSQL (--database URL or DATABASE_URL)');
+    command.readReplicas = replicas;
+  }
   return command;
 }
 
@@ -113,6 +121,14 @@ function parse<O extends Record<string, { type: 'string' | 'boolean'; multiple?:
   } catch (error) {
     throw usage(error instanceof Error ? error.message.split('\n')[0]! : String(error));
   }
+}
+
+/** `--read-replica URL` (repeatable), else PETSTORE_READ_REPLICA_URLS (comma-separated); undefined for none. */
+function readReplicas(flags: string[] | undefined, env: NodeJS.ProcessEnv): string[] | undefined {
+  const urls = flags ?? (env.PETSTORE_READ_REPLICA_URLS ?? '').split(',').map((url) => url.trim());
+  const given = urls.filter((url) => url !== '');
+  if (flags !== undefined && given.length !== flags.length) throw usage('--read-replica needs a URL');
+  return given.length === 0 ? undefined : given;
 }
 
 /** `LIMIT/WINDOW_SECONDS`, e.g. `100/60`. */

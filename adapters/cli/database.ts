@@ -7,7 +7,7 @@ import { CliError, describe } from './errors.js';
  * PGlite in `dataDir`. Drivers are imported only when needed. Failures become one clear line.
  */
 export async function openDatabase(
-  target: { database?: string; dataDir: string; preparedStatements?: false },
+  target: { database?: string; dataDir: string; preparedStatements?: false; readReplicas?: string[] },
   migrate = true,
 ): Promise<Kysely<Database>> {
   try {
@@ -16,6 +16,7 @@ export async function openDatabase(
       return await createPostgresDatabase(target.database, {
         migrate,
         ...(target.preparedStatements === false ? { preparedStatements: false } : {}),
+        ...(target.readReplicas === undefined ? {} : { readReplicas: target.readReplicas }),
       });
     }
     const { createPGliteDatabase } = await import('petstore-router/pglite');

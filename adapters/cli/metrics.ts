@@ -1,6 +1,7 @@
 import { type Server, createServer } from 'node:http';
 import { type ResponseEvent, openApiDocument } from 'petstore-router';
-import { AggregatorRegistry, Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { ReadRouting } from 'petstore-router/pg';
+import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { CliError, describe } from './errors.js';
 
 /** OpenTelemetry's advised boundaries for http.server.request.duration, in seconds. */
@@ -47,6 +48,51 @@ export function createMetrics(inCluster: boolean) {
       }
     },
   };
+}
+
+/**
+ * The read routing of a database with read replicas, read at each scrape: reads by the server
+ * that answered them (`primary` or the replica's `host:port/database`), and per replica its lag
+ * and whether reads may run on it.
+ */
+export function recordReadRouting(registry: Registry, routing: () => ReadRouting | undefined): void {
+  new Counter({
+    name: 'petstore_db_reads_total',
+    help: 'Reads (list and get pets, list orders, health) by the server that answered them: primary or a read replica.',
+    labelNames: ['target'],
+    registers: [registry],
+    collect() {
+      const now = routing();
+      if (now === undefined) return;
+      // The totals are kept by the driver: set, not added to.
+      this.reset();
+      this.inc({ target: 'primary' }, now.primaryReads);
+      for (const replica of now.replicas) this.inc({ target: replica.name }, replica.reads);
+    },
+  });
+  new Gauge({
+    name: 'petstore_read_replica_lag_seconds',
+    help: 'How far the read replica replayed behind the primary at its last probe (0: caught up).',
+    labelNames: ['replica'],
+    registers: [registry],
+    aggregator: 'max', // with --workers: each worker probes; the worst figure counts
+    collect() {
+      this.reset();
+      for (const replica of routing()?.replicas ?? []) {
+        if (replica.lagMs !== undefined) this.set({ replica: replica.name }, replica.lagMs / 1000);
+      }
+    },
+  });
+  new Gauge({
+    name: 'petstore_read_replica_up',
+    help: '1 while reads may run on the read replica; 0 while it is skipped (down, refusing or lagging past the bound).',
+    labelNames: ['replica'],
+    registers: [registry],
+    aggregator: 'min',
+    collect() {
+      for (const replica of routing()?.replicas ?? []) this.set({ replica: replica.name }, replica.state === 'up' ? 1 : 0);
+    },
+  });
 }
 
 /** The operations the API's OpenAPI document marks deprecated (today `getPet`). */

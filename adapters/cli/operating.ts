@@ -1,4 +1,5 @@
-import type { PetStoreOptions } from 'petstore-router';
+import type { Kysely } from 'kysely';
+import type { Database, PetStoreOptions } from 'petstore-router';
 import type { ServeCommand } from './args.js';
 import { createAccessLog } from './access-log.js';
 
@@ -17,7 +18,7 @@ export interface Operating {
  * serves its own metrics; a `worker` records them for the primary to aggregate. prom-client is
  * loaded only when --metrics-port is given.
  */
-export async function startOperating(command: ServeCommand, role: 'single' | 'worker'): Promise<Operating> {
+export async function startOperating(command: ServeCommand, role: 'single' | 'worker', db: Kysely<Database>): Promise<Operating> {
   const { accessLog, metrics, corsOrigins } = command.operating;
   let draining = false;
   const hooks: ((event: Parameters<NonNullable<PetStoreOptions['onResponse']>>[0]) => void)[] = [];
@@ -26,6 +27,10 @@ export async function startOperating(command: ServeCommand, role: 'single' | 'wo
     const m = await import('./metrics.js');
     const recorder = m.createMetrics(role === 'worker');
     hooks.push(recorder.onResponse);
+    if (command.readReplicas !== undefined) {
+      const { readRouting } = await import('petstore-router/pg');
+      m.recordReadRouting(recorder.registry, () => readRouting(db));
+    }
     if (role === 'single') closeMetrics = (await startMetricsListener(command, m.registrySource(recorder.registry))).close;
   }
   const log = accessLog ? createAccessLog() : undefined;

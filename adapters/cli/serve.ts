@@ -25,7 +25,7 @@ export async function runServe(command: ServeCommand): Promise<number> {
   try {
     const db = await openDatabase(command);
     try {
-      const operating = await startOperating(command, 'single');
+      const operating = await startOperating(command, 'single', db);
       const current = swappableStore(createStore(db, keys, command, operating));
       // Before the listening line: whoever reads it may send SIGHUP at once.
       reloadOnSighup(command.keysFile, (next) => {
@@ -56,7 +56,7 @@ async function runWorker(command: ServeCommand): Promise<number> {
   const { keys } = loadKeys(command.keysFile, process.env);
   const db = await openDatabase(command, false);
   try {
-    const operating = await startOperating(command, 'worker');
+    const operating = await startOperating(command, 'worker', db);
     const current = swappableStore(createStore(db, keys, command, operating));
     receiveKeysFromPrimary((next) => void (current.store = createStore(db, next, command, operating)));
     const served = await listen(current, command);

@@ -1,7 +1,7 @@
 export const USAGE = `Usage:
   petstore-router serve [--port 8080] [--host 127.0.0.1] [--database URL | --data-dir DIR]
                         [--keys-file FILE] [--workers N] [--rate-limit LIMIT/SECONDS] [--no-docs]
-                        [--no-prepared-statements] [--access-log]
+                        [--no-prepared-statements] [--read-replica URL ...] [--access-log]
                         [--metrics-port P [--metrics-host H]] [--cors-origin ORIGIN ...]
   petstore-router migrate --database URL
   petstore-router openapi > openapi.json
@@ -27,6 +27,10 @@ Options:
   --no-prepared-statements
                     name no statement on PostgreSQL: for a transaction-mode pooler known to
                     refuse named statements (without it, naming stops at the first refusal)
+  --read-replica URL
+                    a streaming replica of the database to read from (repeatable; default: the
+                    comma-separated PETSTORE_READ_REPLICA_URLS). Reads run on a replica only
+                    once it has replayed every write answered before them, else on the database
   --access-log      one JSON line per finished request on stdout (pino field names)
   --metrics-port P  Prometheus metrics at http://H:P/metrics, on a listener of its own (no key)
   --metrics-host H  address of the metrics listener (default 127.0.0.1)
