@@ -31,7 +31,7 @@ test.before(async () => {
   servers = [await startServer(args)];
   servers.push(await startServer(args)); // the first migrated the database
   await untilReplicaHas(replicaDb);
-  replicaTool(replicaUrl!, 'set-delay', String(DELAY_MS));
+  await replicaTool(replicaUrl!, 'set-delay', String(DELAY_MS));
   replica = new pg.Client({ connectionString: replicaDb });
   await replica.connect();
 });
@@ -39,7 +39,7 @@ test.before(async () => {
 test.after(async () => {
   await replica?.end();
   for (const server of servers) await stopGracefully(server);
-  if (replicaUrl) replicaTool(replicaUrl, 'set-delay', '0');
+  if (replicaUrl) await replicaTool(replicaUrl, 'set-delay', '0');
   await db?.drop();
 });
 
