@@ -59,4 +59,10 @@ if (config.suites.includes('scale')) {
   sections.push('## Scale', await runScale(log));
   flush();
 }
+if (config.suites.includes('replica')) {
+  log('== read replicas');
+  const { runReplica } = await import('./replica.js');
+  sections.push('## Read replicas (none vs one streaming replica)', await runReplica(log));
+  flush();
+}
 if (printed < sections.length) flush();

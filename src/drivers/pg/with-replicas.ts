@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type pg from 'pg';
 import type { Database } from '../../storage/database.js';
 import { OWN_STATEMENT_MARK, registerOwnStatement } from '../own-statements.js';
@@ -34,17 +34,24 @@ export function withReadReplicas(
   // The probe's own connection to the primary: a query every few seconds on the primary's pool
   // would keep its clients from ever idling out, and so a process from exiting.
   const probe = ownPool({ ...config, max: 1, allowExitOnIdle: true });
-  const onPrimary = (sql: string, parameters: readonly unknown[]) =>
-    new Promise<unknown[]>((resolve, reject) => {
-      lend((lendError, client) => {
-        if (lendError || client === undefined) return reject(lendError ?? new Error('petstore-router: the pool lent no client'));
-        client.send<unknown>(sql, parameters as unknown[], (error, result) => {
-          client.release();
-          if (error) reject(error);
-          else resolve(result!.rows);
+  let db: Kysely<Database> | undefined;
+  let opened = false;
+  // Until Kysely has opened its driver, a read goes through it: only an opened driver is ended by
+  // `db.destroy()` (which then stops the probe and ends the replicas' pools), and opening it starts
+  // the probe. From then on, the pool's lending directly (the same clients, fewer layers).
+  const onPrimary = (sql: string, parameters: readonly unknown[]): Promise<unknown[]> =>
+    !opened
+      ? db!.executeQuery<unknown>(CompiledQuery.raw(sql, [...parameters])).then(({ rows }) => rows)
+      : new Promise<unknown[]>((resolve, reject) => {
+          lend((lendError, client) => {
+            if (lendError || client === undefined) return reject(lendError ?? new Error('petstore-router: the pool lent no client'));
+            client.send<unknown>(sql, parameters as unknown[], (error, result) => {
+              client.release();
+              if (error) reject(error);
+              else resolve(result!.rows);
+            });
+          });
         });
-      });
-    });
   const primary: Primary = {
     position: () => onPrimary(POSITION_SQL, []).then((rows) => (rows[0] as unknown[])[0] as string),
     probePosition: () => probe.query<{ lsn: string }>('select pg_current_wal_lsn()::text as lsn').then(({ rows }) => rows[0]!.lsn),
@@ -53,8 +60,14 @@ export function withReadReplicas(
   };
   const replicas = new ReplicaSet(sources, primary, settings);
   return {
-    attach: (db) => attachReadView(db, readView(replicas)),
-    start: () => replicas.start(),
+    attach: (primaryDb) => {
+      db = primaryDb;
+      attachReadView(primaryDb, readView(replicas));
+    },
+    start: () => {
+      opened = true;
+      replicas.start();
+    },
     close: () => replicas.close(),
   };
 }
