@@ -66,3 +66,19 @@ export function replicaUrl(): string | undefined {
   if (!url && process.env.CI) throw new Error('REPLICA_URL must be set in CI: the read-replica run may not be skipped');
   return url || undefined;
 }
+
+/**
+ * PostgreSQL through PgBouncer (PGBOUNCER_URL) with the replica through a PgBouncer of its own
+ * (REPLICA_PGBOUNCER_URL, scripts/replica-pgbouncer.sh) as read replica, or undefined when either
+ * is unset outside CI.
+ */
+let replicatedPooled: Promise<Kysely<Database>> | undefined;
+export function sharedReplicatedPooled(): Promise<Kysely<Database>> | undefined {
+  const url = pgbouncerUrl();
+  const replica = process.env.REPLICA_PGBOUNCER_URL;
+  if (!replica && process.env.CI)
+    throw new Error('REPLICA_PGBOUNCER_URL must be set in CI: the pooled read-replica run may not be skipped');
+  if (!url || !replica) return undefined;
+  replicatedPooled ??= createPostgresDatabase(url, { readReplicas: [replica] });
+  return replicatedPooled;
+}
