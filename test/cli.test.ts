@@ -93,6 +93,8 @@ test('usage errors exit 2 with a clear message; --help and --version exit 0', as
     [['serve', '--rate-limit', '0/60'], /--rate-limit must be LIMIT\/WINDOW_SECONDS/],
     [['serve', '--rate-limit', '10/1.5'], /--rate-limit must be LIMIT\/WINDOW_SECONDS/],
     [['serve', '--no-docs=yes'], /--no-docs/],
+    [['serve', '--read-replica', 'postgres://r/y', '--data-dir', '/tmp/x'], /--read-replica needs PostgreSQL/],
+    [['serve', '--database', 'postgres://x/y', '--read-replica', ''], /--read-replica needs a URL/],
   ];
   await Promise.all(
     cases.map(async ([args, message]) => {

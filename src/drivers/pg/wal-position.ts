@@ -31,7 +31,7 @@ export class PrimaryPosition {
       nextTurn(() => {
         // From here on, a read that asks gets a query of its own: this one is being sent.
         this.#next = undefined;
-        new Promise<string>((sent) => sent(this.query())).then((lsn) => resolve(checkedLsn(lsn)), reject);
+        new Promise<string>((sent) => sent(this.query())).then(checkedLsn).then(resolve, reject);
       });
     });
     this.#next = next;
