@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AdapterBindings } from './bindings.js';
-import type { ReadRouting } from './drivers/read-view.js';
+import type { ReadRouting } from './storage/read-routing.js';
 import type { DeprecationPolicy } from './deprecation.js';
 import type { RequestUrl } from './http/request-url.js';
 import type { Answer } from './http/respond.js';

@@ -1,33 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../storage/database.js';
+import type { ReadRouting } from '../storage/read-routing.js';
 
-/** Where a replica stands, as the last read or probe of it found it. */
-export type ReplicaState = 'up' | 'down' | 'lagging';
-
-/** One read replica as the store reports it (health checks, metrics). */
-export interface ReplicaStatus {
-  /** `host:port/database` of the replica (never its user or password). */
-  readonly name: string;
-  /** `up`: reads may run on it; `down` (unreachable, refused, not a standby) and `lagging` (behind by more than the bound): skipped. */
-  readonly state: ReplicaState;
-  /** Why it is skipped, for people (no host, SQL or error text); undefined while `up`. */
-  readonly reason: string | undefined;
-  /** How far its replay was behind the primary at the last check, in milliseconds (0: caught up); undefined when unknown. */
-  readonly lagMs: number | undefined;
-  /** Reads it answered. */
-  readonly reads: number;
-  /** Reads it declined because it had not yet replayed the primary's position (they ran on the primary). */
-  readonly behind: number;
-  /** Reads that failed on it (they ran on the primary). */
-  readonly failures: number;
-}
-
-/** How the reads of one database were routed so far. */
-export interface ReadRouting {
-  /** Reads answered by the primary: no replica usable, the replica behind or failing. */
-  readonly primaryReads: number;
-  readonly replicas: readonly ReplicaStatus[];
-}
+export type { ReadRouting, ReplicaState, ReplicaStatus } from '../storage/read-routing.js';
 
 /**
  * The read side of a database a driver created with read replicas: a Kysely for reads only (each

@@ -1,5 +1,5 @@
 import type { StoreContext } from '../context.js';
-import type { ReplicaStatus } from '../drivers/read-view.js';
+import type { ReplicaStatus } from '../storage/read-routing.js';
 import { type JsonAnswer, RETRY_AFTER_SECONDS, jsonResponse } from '../http/respond.js';
 import { pingDatabase } from '../storage/health.js';
 import { type RouteDefinition, defineRoute } from './define.js';
