@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import type { AdapterBindings } from './bindings.js';
 import type { DeprecationPolicy } from './deprecation.js';
 import type { RequestUrl } from './http/request-url.js';
 import type { Answer } from './http/respond.js';
@@ -23,8 +22,6 @@ export interface RouteRequest {
   store: StoreContext;
   /** Who sent it: the hex SHA-256 of the accepted API key (never the key itself). */
   principal: string;
-  /** What the adapter offered for this request (bindings.ts); undefined in-process. */
-  bindings: AdapterBindings | undefined;
 }
 
 export type RouteHandler = (req: RouteRequest) => Promise<Answer>;

@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import { StoreBindings, type createBindings } from './bindings.js';
 import type { StoreContext } from './context.js';
 import { attachStatementRunner, statementRunnerOf } from './drivers/statement-runner.js';
 import { DEFAULT_DEPRECATED_AT, DEFAULT_SUNSET_AT } from './deprecation.js';
@@ -7,6 +6,7 @@ import { type KeysOption, createAuthenticator } from './http/auth.js';
 import { type CorsOptions, createCors } from './http/cors.js';
 import type { ErrorContext, OnResponse } from './http/on-response.js';
 import { createPipeline } from './http/pipeline.js';
+import { type ResponseFactory, standardResponse } from './http/respond.js';
 import { type RateLimitOptions, createRateLimiter } from './http/rate-limit.js';
 import { docsRoutes } from './docs/route.js';
 import type { ApiReference } from './docs/types.js';
@@ -152,6 +152,19 @@ export interface PetStoreOptions {
    * ```
    */
   onResponse?: OnResponse;
+  /**
+   * How the store builds the Response of each JSON answer (every answer but the docs page, a 304
+   * and a preflight): `(text, status, headers) => Response`, which must return a standard
+   * `Response` reading as exactly those parts. A server adapter may offer one it writes faster:
+   * `nodeResponse` from `petstore-router/node` is a lazy Response its bridge writes in one call.
+   * @default a standard Response of the text, status and headers
+   * @example
+   * ```ts
+   * import { nodeResponse } from 'petstore-router/node'
+   * createPetStore({ db, keys, createResponse: nodeResponse })
+   * ```
+   */
+  createResponse?: ResponseFactory;
 }
 
 /** The embedded API: pass `fetch` to any server that speaks web-standard Request/Response. */
@@ -160,11 +173,6 @@ export interface PetStore {
    * Serves one request and answers with a standard `Response`. Bound, so it can be passed around
    * on its own (`Deno.serve(store.fetch)`, `app.mount('/', store.fetch)`).
    *
-   * The second argument is for server adapters: bindings from {@link createBindings} made for
-   * this `request` let the store reuse what the adapter already built (docs/decisions.md,
-   * "Adapter bindings"). Anything else there (Deno's `info`, Bun's `server`, Hono's `env`) is
-   * ignored.
-   *
    * @example
    * ```ts
    * const res = await store.fetch(new Request('http://localhost/v1/pets', {
@@ -172,7 +180,7 @@ export interface PetStore {
    * }))
    * ```
    */
-  readonly fetch: (request: Request, bindings?: StoreBindings | {}) => Promise<Response>;
+  readonly fetch: (request: Request) => Promise<Response>;
   /** The resolved base path (`'/v1'` by default). */
   readonly basePath: string;
 }
@@ -215,6 +223,8 @@ export function createPetStore(options: PetStoreOptions): PetStore {
   }
   if (options.onResponse !== undefined && typeof options.onResponse !== 'function')
     throw new TypeError('petstore-router: options.onResponse must be a function');
+  if (options.createResponse !== undefined && typeof options.createResponse !== 'function')
+    throw new TypeError('petstore-router: options.createResponse must be a function (text, status, headers) => Response');
   const handle = createPipeline({
     store,
     routes: routes.filter((route) => !route.public),
@@ -231,9 +241,10 @@ export function createPetStore(options: PetStoreOptions): PetStore {
     onError: options.onError ?? defaultOnError,
     cors: options.cors === undefined ? undefined : createCors(options.cors),
     onResponse: options.onResponse,
+    createResponse: options.createResponse ?? standardResponse,
   });
   return Object.freeze({
-    fetch: (request: Request, bindings?: unknown) => handle(request, StoreBindings.for(request, bindings)),
+    fetch: (request: Request) => handle(request),
     basePath: store.basePath,
   });
 }

@@ -1,4 +1,3 @@
-import type { AdapterBindings } from '../bindings.js';
 import { isDatabaseUnavailable } from '../storage/driver-errors.js';
 import { ApiError, ErrorCode } from './errors.js';
 
@@ -44,15 +43,23 @@ export function setHeaders(answer: Answer, headers: Record<string, string>): voi
 }
 
 /**
- * The Response the store returns for an answer: built by the adapter's factory when it gave one
- * (bindings.ts), else a standard Response. HEAD gets the status and headers without the body.
+ * Builds the Response of a JSON answer: `text` as the body, `status`, and `headers` (lower-case
+ * names; the object is the factory's to keep, nobody else holds it). It must return a standard
+ * `Response` (an instance of `Response`) that reads as exactly these parts.
  */
-export function toResponse(answer: Answer, method: string, bindings: AdapterBindings | undefined): Response {
+export type ResponseFactory = (text: string, status: number, headers: Record<string, string>) => Response;
+
+/** The standard factory: `new Response(text, { status, headers })`. */
+export const standardResponse: ResponseFactory = (text, status, headers) => new Response(text, { status, headers });
+
+/**
+ * The Response the store returns for an answer, JSON answers built by `build` (the store's
+ * `createResponse` option). HEAD gets the status and headers without the body.
+ */
+export function toResponse(answer: Answer, method: string, build: ResponseFactory): Response {
   if (!(answer instanceof JsonAnswer)) return method === 'HEAD' ? withoutBody(answer) : answer;
   if (method === 'HEAD') return new Response(null, { status: answer.status, headers: answer.headers });
-  // A JsonAnswer is the JsonAnswerParts the adapter's factory takes; nobody else holds it now.
-  if (bindings?.jsonResponse) return bindings.jsonResponse(answer);
-  return new Response(answer.text, { status: answer.status, headers: answer.headers });
+  return build(answer.text, answer.status, answer.headers);
 }
 
 /**

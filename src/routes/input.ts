@@ -3,7 +3,6 @@ import type { RouteRequest } from '../context.js';
 import { deprecationHeaders, isSunset } from '../deprecation.js';
 import { readJsonObject } from '../http/body.js';
 import { ApiError, ErrorCode, type ErrorDetail, invalidRequest } from '../http/errors.js';
-import { requestHeader } from '../http/header.js';
 import type { Answer } from '../http/respond.js';
 import { issuesToDetails } from '../schemas/issues.js';
 import type { TextParam, TextParams } from '../schemas/param.js';
@@ -80,7 +79,7 @@ function readHeaders(entries: Entries, req: RouteRequest): Record<string, unknow
   const out: Record<string, unknown> = {};
   for (let i = 0; i < entries.names.length; i++) {
     const name = entries.names[i]!;
-    const text = requestHeader(req.request, entries.lower[i]!, req.bindings);
+    const text = req.request.headers.get(entries.lower[i]!);
     if (text === null) continue;
     const value = parseText(name, entries.params[i]!, text);
     if (value !== INVALID) out[name] = value;
@@ -127,7 +126,6 @@ export function compileHandler(documentation: RouteDocumentation, spec: RouteSpe
       url: req.url,
       store: req.store,
       principal: req.principal,
-      bindings: req.bindings,
       params: params ? readPath(params, req.params) : EMPTY,
       query: query ? readQuery(query, req.url.searchParams) : EMPTY,
       headers: headers ? readHeaders(headers, req) : EMPTY,
@@ -169,7 +167,7 @@ export function compileHandler(documentation: RouteDocumentation, spec: RouteSpe
    * async function) is adopted through two more microtask turns.
    */
   async function readAndRun(req: RouteRequest): Promise<Answer> {
-    const raw = await readJsonObject(req.request, req.bindings);
+    const raw = await readJsonObject(req.request);
     return await run(req, raw);
   }
 
