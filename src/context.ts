@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { StatementRunner } from './drivers/statements.js';
 import type { DeprecationPolicy } from './deprecation.js';
 import type { RequestUrl } from './http/request-url.js';
 import type { Answer } from './http/respond.js';
@@ -7,6 +8,8 @@ import type { Database } from './storage/database.js';
 /** Everything a route needs, resolved once by createPetStore and passed as an argument. */
 export interface StoreContext {
   db: Kysely<Database>;
+  /** The runner of prepared statements the database object carries (drivers/statements.ts), if any. */
+  statements: StatementRunner | undefined;
   now: () => Date;
   basePath: string;
   deprecation: DeprecationPolicy;

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { StoreContext } from './context.js';
-import { attachStatementRunner, statementRunnerOf } from './drivers/statement-runner.js';
+import { statementsOf } from './drivers/statements.js';
 import { DEFAULT_DEPRECATED_AT, DEFAULT_SUNSET_AT } from './deprecation.js';
 import { type KeysOption, createAuthenticator } from './http/auth.js';
 import { type CorsOptions, createCors } from './http/cors.js';
@@ -208,7 +208,9 @@ export function createPetStore(options: PetStoreOptions): PetStore {
   const store: StoreContext = {
     // Every statement of the store is built by Kysely's query builder, so WithSchemaPlugin
     // qualifies its tables (and statements are compiled per Kysely instance, storage/statement.ts).
-    db: options.schema === undefined ? db : inSchema(db, checkSchemaName(options.schema, 'options.schema')),
+    db: options.schema === undefined ? db : db.withSchema(checkSchemaName(options.schema, 'options.schema')),
+    // The same connections serve `db.withSchema(...)`: the runner sends the SQL compiled on it.
+    statements: statementsOf(db),
     now: options.now ?? (() => new Date()),
     basePath: normaliseBasePath(options.basePath ?? '/v1'),
     deprecation: {
@@ -237,7 +239,7 @@ export function createPetStore(options: PetStoreOptions): PetStore {
       ...(options.health === false ? [] : [healthRoute(store, typeof options.health === 'object' ? options.health : {})]),
     ],
     authenticate: createAuthenticator(options.keys),
-    rateLimit: options.rateLimit ? createRateLimiter(options.rateLimit, store.db, store.now) : undefined,
+    rateLimit: options.rateLimit ? createRateLimiter(options.rateLimit, store, store.now) : undefined,
     onError: options.onError ?? defaultOnError,
     cors: options.cors === undefined ? undefined : createCors(options.cors),
     onResponse: options.onResponse,
@@ -247,17 +249,6 @@ export function createPetStore(options: PetStoreOptions): PetStore {
     fetch: (request: Request) => handle(request),
     basePath: store.basePath,
   });
-}
-
-/**
- * `db` with its tables in `schema`. It runs on the same connections, so the direct path its driver
- * attached to `db` (drivers/statement-runner.ts) serves it too.
- */
-function inSchema(db: Kysely<Database>, schema: string): Kysely<Database> {
-  const scoped = db.withSchema(schema);
-  const runner = statementRunnerOf(db);
-  if (runner !== undefined) attachStatementRunner(scoped, runner);
-  return scoped;
 }
 
 function openApiServers({ openapi }: PetStoreOptions): OpenApiServer[] | undefined {

@@ -32,7 +32,7 @@ export const listPetsRoute = defineRoute({
   },
   handler: async ({ url, store, query }) => {
     const { limit, status } = query;
-    const page = await listPets(store.db, { limit, status, afterId: query.cursor?.afterId });
+    const page = await listPets(store, { limit, status, afterId: query.cursor?.afterId });
     return pageResponse(url, page, { list: 'pets', limit, status }, writePet);
   },
 });
@@ -75,7 +75,7 @@ export const createPetRoute = defineRoute({
       body: writePet(pet),
       location: `${url.origin}${store.basePath}/pets/${pet.id}`,
     });
-    if (key === undefined) return storedResponse(created(await insertPet(store.db, newPet)));
+    if (key === undefined) return storedResponse(created(await insertPet(store, newPet)));
     // Same NewPet after validation = same request: key order, spacing, unknown properties and an
     // omitted status (stored as "available") do not change the fingerprint.
     const canonical = `POST /pets\n{"name":${jsonString(newPet.name)},"categoryId":${newPet.categoryId},"status":"${newPet.status}"}`;
@@ -106,7 +106,7 @@ export const getPetRoute = defineRoute({
     ...SERVER_ERRORS,
   },
   handler: async ({ params, store }) => {
-    const pet = await findPet(store.db, params.petId);
+    const pet = await findPet(store, params.petId);
     if (!pet) throw new ApiError(404, ErrorCode.notFound, `pet ${params.petId} does not exist`);
     return jsonResponse(200, writePet(pet));
   },

@@ -4,10 +4,10 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../../storage/database.js';
 import { migrateOrDestroy } from '../../storage/migrate.js';
-import { attachStatementRunner } from '../statement-runner.js';
+import type { DatabaseWithStatements, StatementRunner } from '../statements.js';
 import { borrowedPool, lender, ownPool, statementPool } from './pool.js';
 import { poolStatementRunner } from './pool-runner.js';
-import { Watchdog } from './watchdog.js';
+import { DEFAULT_STATEMENT_TIMEOUT_MS, timeoutConfig } from './timeout.js';
 
 /** Options of {@link createPostgresDatabase}. */
 export interface PostgresDatabaseOptions {
@@ -27,8 +27,29 @@ export interface PostgresDatabaseOptions {
   preparedStatements?: boolean;
 }
 
-/** The statement timeout of pools created here unless the config's `statement_timeout` says otherwise. */
-const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;
+/**
+ * The Kysely `createPostgresDatabase` returns for a pool of its own: a plain Kysely that also
+ * carries the runner of the store's prepared statements (`statements`, read by `createPetStore`),
+ * and whose `destroy()` ends the pool even if only the runner used it.
+ */
+export class PostgresDatabase extends Kysely<Database> implements DatabaseWithStatements<Database> {
+  readonly #end: () => Promise<void>;
+
+  /** @internal Made by {@link createPostgresDatabase}. */
+  constructor(
+    dialect: PostgresDialect,
+    readonly statements: StatementRunner,
+    end: () => Promise<void>,
+  ) {
+    super({ dialect });
+    this.#end = end;
+  }
+
+  override async destroy(): Promise<void> {
+    await super.destroy();
+    await this.#end();
+  }
+}
 
 /**
  * A Kysely database on PostgreSQL, migrated.
@@ -36,8 +57,8 @@ const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;
  * - A URL or a `pg.PoolConfig`: a Pool is created with safe defaults (connect timeout 5 s, int8
  *   parsed as bigint for this pool only, never through pg's global type parsers) and
  *   `db.destroy()` ends it. Every statement has a 10 s timeout (the config's `statement_timeout`
- *   to change it, 0 for none), applied by a client-side watchdog that cancels the statement on the
- *   server, never as a startup parameter, so a pooled URL works as it is.
+ *   to change it, 0 for none), applied through pg's `query_timeout` (the connection of a statement
+ *   that timed out is destroyed), never as a startup parameter, so a pooled URL works as it is.
  * - A `pg.Pool` you created: it stays yours (its parsers and settings are untouched, nothing is
  *   named on it; rows are normalised in our repositories) and `db.destroy()` does not end it.
  *
@@ -59,16 +80,9 @@ export async function createPostgresDatabase(
   }
   const { statement_timeout: timeout, ...config } = typeof source === 'string' ? { connectionString: source } : source;
   const timeoutMs = timeout === false ? 0 : (timeout ?? DEFAULT_STATEMENT_TIMEOUT_MS);
-  const pool = ownPool(config);
-  const statements = { naming: options.preparedStatements !== false, watchdog: timeoutMs > 0 ? new Watchdog(timeoutMs) : undefined };
-  const lend = lender(pool, statements);
-  // The store's own statements on this Kysely skip its executor (statement-runner.ts) once Kysely
-  // has opened its driver: only an opened driver is ended by `db.destroy()`, which must end the
-  // pool. Delete the attach and they take Kysely's path, with the same results
-  // (test/statement-runner.test.ts).
-  const open = () => attachStatementRunner(db, poolStatementRunner(lend));
-  const db: Kysely<Database> = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool: statementPool(pool, statements, lend, open) }),
-  });
-  return options.migrate === false ? db : migrateOrDestroy(db);
+  const pool = ownPool({ ...timeoutConfig(timeoutMs), ...config });
+  const lend = lender(pool, { naming: options.preparedStatements !== false });
+  const kyselyPool = statementPool(pool, lend);
+  const db: Kysely<Database> = new PostgresDatabase(new PostgresDialect({ pool: kyselyPool }), poolStatementRunner(lend), kyselyPool.end);
+  return options.migrate === false ? db : migrateOrDestroy<Database>(db);
 }
