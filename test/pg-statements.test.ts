@@ -7,13 +7,13 @@ import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createPostgresDatabase } from '../src/drivers/pg/index.js';
+import { createPostgresDatabase } from '../src/pg.js';
 import type { Database } from '../src/storage/database.js';
 import { statementsOf } from '../src/drivers/statements.js';
 import type { StatementTarget } from '../src/storage/statement.js';
 import { findPet, insertPet, listPets } from '../src/storage/pets.js';
 import { pgbouncerUrl } from './helpers/db.js';
-import { isDatabaseUnavailable } from '../src/storage/driver-errors.js';
+import { isDatabaseUnavailable } from '../src/drivers/errors.js';
 
 const url = process.env.DATABASE_URL;
 const pooledUrl = pgbouncerUrl();

@@ -27,7 +27,7 @@ function fromReader(reader: BodyReader): Request {
   return new Request(URL_, { method: 'POST', headers: JSON_TYPE, body: stream, duplex: 'half' } as RequestInit);
 }
 import { readJsonObject } from '../src/http/body.js';
-import { ApiError, ErrorCode } from '../src/http/errors.js';
+import { ApiError, ErrorCode } from '../src/errors.js';
 
 const URL_ = 'http://x/v1/pets';
 const JSON_TYPE = { 'content-type': 'application/json' };

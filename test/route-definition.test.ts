@@ -1,10 +1,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import * as v from 'valibot';
-import type { RouteRequest, StoreContext } from '../src/context.js';
-import { ApiError } from '../src/http/errors.js';
+import type { RouteRequest, StoreContext } from '../src/routes/context.js';
+import { ApiError } from '../src/errors.js';
 import { requestUrl } from '../src/http/request-url.js';
-import { jsonResponse, standardResponse, toResponse } from '../src/http/respond.js';
+import { jsonResponse } from '../src/http/answer.js';
+import { standardResponse, toResponse } from '../src/pipeline/respond.js';
 import { operationObject } from '../src/openapi/operation.js';
 import { defineRoute } from '../src/routes/define.js';
 import { int64Path } from '../src/schemas/int64.js';

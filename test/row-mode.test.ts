@@ -6,7 +6,7 @@ import { type Kysely, type KyselyPlugin, type PluginTransformResultArgs, type Qu
 import pg from 'pg';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createPostgresDatabase } from '../src/drivers/pg/index.js';
+import { createPostgresDatabase } from '../src/pg.js';
 import { statementsOf } from '../src/drivers/statements.js';
 import type { StatementTarget } from '../src/storage/statement.js';
 import type { Database } from '../src/storage/database.js';

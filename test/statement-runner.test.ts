@@ -5,7 +5,7 @@
 import { type Kysely, sql } from 'kysely';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createPostgresDatabase } from '../src/drivers/pg/index.js';
+import { createPostgresDatabase } from '../src/pg.js';
 import { createPetStore, migrate } from '../src/index.js';
 import { type StatementRunner, statementsOf } from '../src/drivers/statements.js';
 import type { StatementTarget } from '../src/storage/statement.js';

@@ -1,4 +1,4 @@
-import { ApiError, ErrorCode } from './errors.js';
+import { ApiError, ErrorCode } from '../errors.js';
 import { JsonSyntaxError, parseJson } from './json-parse.js';
 
 /** Request bodies larger than this are refused with 413, counted while streaming. */

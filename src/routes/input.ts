@@ -1,12 +1,12 @@
 import * as v from 'valibot';
-import type { RouteRequest } from '../context.js';
+import type { RouteRequest } from './context.js';
 import { deprecationHeaders, isSunset } from '../deprecation.js';
 import { readJsonObject } from '../http/body.js';
-import { ApiError, ErrorCode, type ErrorDetail, invalidRequest } from '../http/errors.js';
-import type { Answer } from '../http/respond.js';
+import { ApiError, ErrorCode, type ErrorDetail, invalidRequest } from '../errors.js';
+import type { Answer } from '../http/answer.js';
 import { issuesToDetails } from '../schemas/issues.js';
 import type { TextParam, TextParams } from '../schemas/param.js';
-import type { RouteDefinition, RouteDocumentation, RouteInput, RouteSpec } from './define.js';
+import type { RouteDefinition, RouteDocumentation, RouteInput, RouteSpec } from './definition.js';
 
 /** Marks a parameter that failed; its details were recorded. */
 const INVALID = Symbol('invalid');

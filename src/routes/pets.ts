@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
-import { ApiError, ErrorCode } from '../http/errors.js';
+import { ApiError, ErrorCode } from '../errors.js';
 import { jsonString, writePet } from '../http/json-write.js';
 import { MAX_BODY_BYTES } from '../http/body.js';
-import { jsonResponse } from '../http/respond.js';
+import { jsonResponse } from '../http/answer.js';
 import type { PetRecord } from '../model.js';
-import { pageResponse } from '../pagination/page-response.js';
+import { pageResponse } from './page-response.js';
 import { int64Path } from '../schemas/int64.js';
 import { NewPetSchema, parseNewPet } from '../schemas/pet.js';
 import { cursorMatchesStatus, cursorQuery, limitQuery, petStatusQuery } from '../schemas/query.js';

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { StatementRunner } from './drivers/statements.js';
-import type { DeprecationPolicy } from './deprecation.js';
-import type { RequestUrl } from './http/request-url.js';
-import type { Answer } from './http/respond.js';
-import type { Database } from './storage/database.js';
+import type { StatementRunner } from '../drivers/statements.js';
+import type { DeprecationPolicy } from '../deprecation.js';
+import type { RequestUrl } from '../http/request-url.js';
+import type { Answer } from '../http/answer.js';
+import type { Database } from '../storage/database.js';
 
 /** Everything a route needs, resolved once by createPetStore and passed as an argument. */
 export interface StoreContext {

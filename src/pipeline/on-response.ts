@@ -1,6 +1,6 @@
 import type { RouteDefinition } from '../routes/table.js';
-import { keyIdOfPrincipal } from './key-id.js';
-import { traceIdOf } from './request-id.js';
+import { keyIdOfPrincipal } from '../http/key-id.js';
+import { traceIdOf } from '../http/request-id.js';
 
 /** What `onResponse` receives once per request, after its response is built. */
 export interface ResponseEvent {

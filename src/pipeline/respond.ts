@@ -1,46 +1,6 @@
-import { isDatabaseUnavailable } from '../storage/driver-errors.js';
-import { ApiError, ErrorCode } from './errors.js';
-
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-/** Seconds a client should wait before retrying when the database is unreachable. */
-export const RETRY_AFTER_SECONDS = 5;
-
-/**
- * A JSON answer of a route, not yet a Response: status, header fields and the exact body text.
- * The pipeline turns it into the Response the caller gets (see {@link toResponse}), so route
- * headers are added to a plain object and an adapter may build the Response its own way.
- */
-export class JsonAnswer {
-  constructor(
-    readonly status: number,
-    readonly text: string,
-    readonly headers: Record<string, string>,
-  ) {}
-}
-
-/** What a route returns: a JSON answer, or a Response it built itself. */
-export type Answer = JsonAnswer | Response;
-
-/**
- * A JSON answer from an already-serialised body (bodies are written exactly, see json-write).
- * Named for what the caller gets in the end: the Response is built once, by {@link toResponse}.
- */
-export function jsonResponse(status: number, body: string, headers?: Record<string, string>): JsonAnswer {
-  return new JsonAnswer(status, body, { 'content-type': JSON_TYPE, ...headers });
-}
-
-/** One header field added to an answer (set, replacing any of the same name), with no object to build. */
-export function setHeader(answer: Answer, name: string, value: string): void {
-  if (answer instanceof JsonAnswer) answer.headers[name] = value;
-  else answer.headers.set(name, value);
-}
-
-/** Route headers added to an answer (set, replacing any of the same name). */
-export function setHeaders(answer: Answer, headers: Record<string, string>): void {
-  if (answer instanceof JsonAnswer) Object.assign(answer.headers, headers);
-  else for (const [name, value] of Object.entries(headers)) answer.headers.set(name, value);
-}
+import { isDatabaseUnavailable } from '../drivers/errors.js';
+import { ApiError, ErrorCode, RETRY_AFTER_SECONDS } from '../errors.js';
+import { type Answer, JsonAnswer, jsonResponse } from '../http/answer.js';
 
 /**
  * Builds the Response of a JSON answer: `text` as the body, `status`, and `headers` (lower-case
@@ -91,9 +51,4 @@ export function errorResponse(error: ApiError, extraHeaders?: Record<string, str
 /** HEAD: the GET answer's status and headers, no body. */
 function withoutBody(response: Response): Response {
   return new Response(null, { status: response.status, headers: response.headers });
-}
-
-/** A Response that is not a JSON answer: a 304, a CORS preflight's 204, the API reference page and its files. */
-export function plainResponse(status: number, body: string | Uint8Array | null, headers: HeadersInit): Response {
-  return new Response(body as BodyInit | null, { status, headers });
 }

@@ -1,15 +1,16 @@
-import type { RouteRequest, StoreContext } from '../context.js';
+import type { RouteRequest, StoreContext } from '../routes/context.js';
 import { createRouteMatcher } from '../routes/router.js';
 import type { RouteDefinition } from '../routes/table.js';
 import type { Authenticate } from './auth.js';
 import { conditionalAnswer } from './conditional.js';
 import type { Cors } from './cors.js';
-import { ApiError, ErrorCode } from './errors.js';
+import { ApiError, ErrorCode } from '../errors.js';
 import { type OnError, type OnResponse, type Seen, createReporter } from './on-response.js';
 import type { RateLimiter } from './rate-limit.js';
-import { requestIdOf } from './request-id.js';
-import { requestUrl } from './request-url.js';
-import { type Answer, type ResponseFactory, errorResponse, setHeader, setHeaders, toApiError, toResponse } from './respond.js';
+import { requestIdOf } from '../http/request-id.js';
+import { requestUrl } from '../http/request-url.js';
+import { type Answer, setHeader, setHeaders } from '../http/answer.js';
+import { type ResponseFactory, errorResponse, toApiError, toResponse } from './respond.js';
 
 export interface PipelineOptions {
   store: StoreContext;

@@ -1,8 +1,8 @@
 import type { Database } from '../storage/database.js';
 import { countRequest } from '../storage/rate-limits.js';
 import type { StatementTarget } from '../storage/statement.js';
-import { ApiError, ErrorCode } from './errors.js';
-import { keyIdOfPrincipal } from './key-id.js';
+import { ApiError, ErrorCode } from '../errors.js';
+import { keyIdOfPrincipal } from '../http/key-id.js';
 
 /** The `rateLimit` option of `createPetStore`: at most `limit` requests per key per window. */
 export interface RateLimitOptions {

@@ -1,5 +1,5 @@
-import { ApiError, ErrorCode } from './errors.js';
-import { sha256Hex } from './sha256.js';
+import { ApiError, ErrorCode } from '../errors.js';
+import { sha256Hex } from '../http/sha256.js';
 
 /**
  * Accepted API keys: a list (plain keys, or `sha256:<64 hex>` digests so plain keys need not sit
