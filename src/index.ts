@@ -17,6 +17,7 @@ export { addOrder } from './add-order.js';
 export type { Database, PetTable, OrderTable } from './storage/database.js';
 export type { Pet, NewPet, PetStatus, Order, NewOrder, OrderStatus } from './model.js';
 export { MAX_BODY_BYTES } from './http/body.js';
+export { JSON_TYPE } from './http/answer.js';
 export { targetUrl } from './http/request-url.js';
 export type { TargetUrl } from './http/request-url.js';
 export type { ResponseFactory } from './pipeline/respond.js';

@@ -32,12 +32,6 @@ export interface RequestShape {
   body?: {
     schema: v.GenericSchema;
     component: string;
-    /**
-     * Optional fast parse that must agree with `schema` (a differential test checks it): the
-     * schema's output, or undefined for anything `schema` refuses. Then valibot runs only to word
-     * the 400.
-     */
-    parse?: (raw: Record<string, unknown>) => unknown;
   };
 }
 

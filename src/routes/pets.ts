@@ -6,7 +6,7 @@ import { jsonResponse } from '../http/answer.js';
 import type { PetRecord } from '../model.js';
 import { pageResponse } from './page-response.js';
 import { int64Path } from '../schemas/int64.js';
-import { NewPetSchema, parseNewPet } from '../schemas/pet.js';
+import { NewPetSchema } from '../schemas/pet.js';
 import { cursorMatchesStatus, cursorQuery, limitQuery, petStatusQuery } from '../schemas/query.js';
 import type { Database } from '../storage/database.js';
 import type { StoredResponse } from '../storage/idempotency.js';
@@ -51,7 +51,7 @@ export const createPetRoute = defineRoute({
   tags: ['pets'],
   request: {
     headers: { 'Idempotency-Key': idempotencyKeyHeader },
-    body: { schema: NewPetSchema, component: 'NewPet', parse: parseNewPet },
+    body: { schema: NewPetSchema, component: 'NewPet' },
   },
   responses: {
     '201': {
