@@ -1,6 +1,6 @@
 /**
  * URLs that are already what `new URL()` serialises them to, so that they can be built and cut as
- * text: `new URL()` is a measurable cost per request (docs/performance.md, item 24), and the
+ * text: `new URL()` is a measurable cost per request (docs/performance.md, "Fast paths"), and the
  * usual request (a lowercase host name or IPv4 address, a path and query of plain characters)
  * needs none of its normalisation: no percent-encoding, no dot segments, no default port to drop,
  * no IDNA. `test/node-target.test.ts` and `test/request-url.test.ts` compare with `new URL()` on

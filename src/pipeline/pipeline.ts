@@ -52,7 +52,7 @@ export function createPipeline({
 
   // Every answer carries its X-Request-Id; CORS headers and the onResponse event only when asked
   // for (a branch each otherwise). One async function per request: a second awaited layer cost
-  // more than the id itself (docs/performance.md, "Operating features").
+  // more than the id itself (history: git log of docs/performance.md).
   return async function handle(request: Request): Promise<Response> {
     const requestId = requestIdOf(request);
     const seen: Seen | undefined = report
