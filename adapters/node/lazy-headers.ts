@@ -43,4 +43,4 @@ export class NodeHeaders {
   }
 }
 Object.setPrototypeOf(NodeHeaders.prototype, Headers.prototype);
-delegateMissing(NodeHeaders.prototype, Headers.prototype, NodeHeaders.real);
+delegateMissing(NodeHeaders.prototype, Headers.prototype, (self: NodeHeaders) => NodeHeaders.real(self));

@@ -27,6 +27,6 @@ export interface DatabaseWithStatements<DB> extends Kysely<DB> {
 }
 
 /** The runner `db` carries, if it is a database object of ours. */
-export function statementsOf(db: Kysely<any>): StatementRunner | undefined {
+export function statementsOf<DB>(db: Kysely<DB>): StatementRunner | undefined {
   return (db as unknown as Partial<DatabaseWithStatements<unknown>>).statements;
 }

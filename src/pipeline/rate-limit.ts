@@ -1,4 +1,3 @@
-import type { Database } from '../storage/database.js';
 import { countRequest } from '../storage/rate-limits.js';
 import type { StatementTarget } from '../storage/statement.js';
 import { ApiError, ErrorCode } from '../errors.js';

@@ -46,5 +46,5 @@ export function openPostgres<DB>(source: PostgresSource, options: { preparedStat
   const pool = ownPool({ ...timeoutConfig(timeoutMs), ...config });
   const lend = lender(pool, { naming: options.preparedStatements !== false });
   const kyselyPool = statementPool(pool, lend);
-  return new PostgresDatabase<DB>(new PostgresDialect({ pool: kyselyPool }), poolStatementRunner(lend), kyselyPool.end);
+  return new PostgresDatabase<DB>(new PostgresDialect({ pool: kyselyPool }), poolStatementRunner(lend), () => kyselyPool.end());
 }

@@ -13,14 +13,14 @@ export function poolStatementRunner(lend: Lend): StatementRunner {
     run<R>(statement: Parameters<StatementRunner['run']>[0], parameters: readonly unknown[], map: (rows: unknown[][]) => R): Promise<R> {
       return new Promise<R>((resolve, reject) => {
         lend((lendError, client) => {
-          if (lendError || client === undefined) return reject(lendError);
+          if (lendError || client === undefined) return reject(lendError ?? new Error('petstore-router: the pool lent no client'));
           client.sendPrepared(statement, parameters as unknown[], (error, result) => {
             client.release();
             if (error) return reject(error);
             try {
-              resolve(map(result!.rows as unknown[][]));
+              resolve(map(result!.rows));
             } catch (mapError) {
-              reject(mapError);
+              reject(mapError instanceof Error ? mapError : new Error(String(mapError)));
             }
           });
         });

@@ -72,6 +72,7 @@ export class StatementClient {
 
   #send(config: string | pg.QueryConfig | pg.QueryArrayConfig, values: unknown[], callback: Callback<unknown[]>): void {
     // pg's documented callback form: its promise form wraps every query in two more promises.
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called with the client as `this` below
     const query = this.client.query as unknown as Query;
     const done: Callback<unknown> = (error, result) => {
       if (error && mustDestroy(error)) this.#broken = true;
