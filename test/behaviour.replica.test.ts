@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { readRouting } from '../src/drivers/pg/index.js';
+import { readRouting } from '../src/pg.js';
 import { sharedReplicated } from './helpers/db.js';
 import { inProcess } from './helpers/harness.js';
 import { runBehaviourSuite } from './behaviour/suite.js';

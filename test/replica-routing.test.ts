@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import pg from 'pg';
 import { parseCommand } from '../adapters/cli/args.js';
-import { createPostgresDatabase } from '../src/drivers/pg/index.js';
+import { createPostgresDatabase } from '../src/pg.js';
 import { checkThenRead, withLiterals } from '../src/drivers/pg/replica-read.js';
 import { PrimaryPosition } from '../src/drivers/pg/wal-position.js';
 

@@ -1,6 +1,7 @@
-import type { StoreContext } from '../context.js';
-import type { ReplicaStatus } from '../storage/read-routing.js';
-import { type JsonAnswer, RETRY_AFTER_SECONDS, jsonResponse } from '../http/respond.js';
+import type { StoreContext } from './context.js';
+import type { ReplicaStatus } from '../drivers/read-view.js';
+import { RETRY_AFTER_SECONDS } from '../errors.js';
+import { type JsonAnswer, jsonResponse } from '../http/answer.js';
 import { pingDatabase } from '../storage/health.js';
 import { type RouteDefinition, defineRoute } from './define.js';
 
@@ -87,7 +88,7 @@ function replicaCheck(replica: ReplicaStatus, index: number, time: string): obje
 /** The trivial query, timed; never rejects. */
 function query(store: StoreContext): Promise<DatabaseCheck> {
   const started = performance.now();
-  return pingDatabase(store.reads).then(
+  return pingDatabase(store.reads.db).then(
     (): DatabaseCheck => ({ status: 'pass', ms: Math.round((performance.now() - started) * 10) / 10 }),
     (): DatabaseCheck => ({ status: 'fail', output: 'the database is unavailable' }),
   );

@@ -1,5 +1,5 @@
 import { writeOrder } from '../http/json-write.js';
-import { pageResponse } from '../pagination/page-response.js';
+import { pageResponse } from './page-response.js';
 import { cursorMatchesStatus, cursorQuery, limitQuery } from '../schemas/query.js';
 import { listOrders } from '../storage/orders.js';
 import { SERVER_ERRORS, defineRoute } from './define.js';
@@ -22,7 +22,7 @@ export const listOrdersRoute = defineRoute({
     ...SERVER_ERRORS,
   },
   handler: async ({ url, store, query }) => {
-    const page = await listOrders(store.reads, { limit: query.limit, afterId: query.cursor?.afterId });
+    const page = await listOrders(store.reads.db, { limit: query.limit, afterId: query.cursor?.afterId });
     return pageResponse(url, page, { list: 'orders', limit: query.limit }, writeOrder);
   },
 });

@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
-import { ApiError, ErrorCode } from '../http/errors.js';
+import { ApiError, ErrorCode } from '../errors.js';
 import { jsonString, writePet } from '../http/json-write.js';
 import { MAX_BODY_BYTES } from '../http/body.js';
-import { jsonResponse } from '../http/respond.js';
+import { jsonResponse } from '../http/answer.js';
 import type { PetRecord } from '../model.js';
-import { pageResponse } from '../pagination/page-response.js';
+import { pageResponse } from './page-response.js';
 import { int64Path } from '../schemas/int64.js';
-import { NewPetSchema, parseNewPet } from '../schemas/pet.js';
+import { NewPetSchema } from '../schemas/pet.js';
 import { cursorMatchesStatus, cursorQuery, limitQuery, petStatusQuery } from '../schemas/query.js';
 import type { Database } from '../storage/database.js';
 import type { StoredResponse } from '../storage/idempotency.js';
@@ -51,7 +51,7 @@ export const createPetRoute = defineRoute({
   tags: ['pets'],
   request: {
     headers: { 'Idempotency-Key': idempotencyKeyHeader },
-    body: { schema: NewPetSchema, component: 'NewPet', parse: parseNewPet },
+    body: { schema: NewPetSchema, component: 'NewPet' },
   },
   responses: {
     '201': {
@@ -75,7 +75,7 @@ export const createPetRoute = defineRoute({
       body: writePet(pet),
       location: `${url.origin}${store.basePath}/pets/${pet.id}`,
     });
-    if (key === undefined) return storedResponse(created(await insertPet(store.db, newPet)));
+    if (key === undefined) return storedResponse(created(await insertPet(store, newPet)));
     // Same NewPet after validation = same request: key order, spacing, unknown properties and an
     // omitted status (stored as "available") do not change the fingerprint.
     const canonical = `POST /pets\n{"name":${jsonString(newPet.name)},"categoryId":${newPet.categoryId},"status":"${newPet.status}"}`;

@@ -40,12 +40,11 @@ function load(url: string) {
   const clients = Array.from({ length: CLIENTS }, async (_, client) => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     for (let i = 0; running; i++) {
-      const answer =
+      const answer = await (
         i % 10 === 0
-          ? await send(`${url}/pets`, { method: 'POST', agent, body: JSON.stringify({ name: `o-${client}-${i}`, categoryId: 3 }) })
-          : await send(`${url}/pets?limit=20${i % 3 === 0 ? '&status=available' : ''}`, { agent }).catch((error: Error) => ({
-              status: `error ${error.message}`,
-            }));
+          ? send(`${url}/pets`, { method: 'POST', agent, body: JSON.stringify({ name: `o-${client}-${i}`, categoryId: 3 }) })
+          : send(`${url}/pets?limit=20${i % 3 === 0 ? '&status=available' : ''}`, { agent })
+      ).catch((error: Error) => ({ status: `error ${error.message}` }));
       statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
     }
     agent.destroy();

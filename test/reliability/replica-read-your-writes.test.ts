@@ -2,7 +2,7 @@ import { Agent } from 'node:http';
 import { test as uvuTest } from 'uvu';
 import * as assert from 'uvu/assert';
 import pg from 'pg';
-import { encodeCursor } from '../../src/pagination/cursor.js';
+import { encodeCursor } from '../../src/schemas/cursor.js';
 import { databaseUrl, skippedSuite } from '../helpers/postgres-test.js';
 import { type Pet, send, sleep } from './helpers/load.js';
 import { freshDatabase } from './helpers/postgres.js';

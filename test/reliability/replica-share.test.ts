@@ -1,6 +1,6 @@
 import { test as uvuTest } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createPostgresDatabase, readRouting } from '../../src/drivers/pg/index.js';
+import { createPostgresDatabase, readRouting } from '../../src/pg.js';
 import { createPetStore } from '../../src/index.js';
 import { databaseUrl, skippedSuite } from '../helpers/postgres-test.js';
 import { admin, freshDatabase } from './helpers/postgres.js';
@@ -15,7 +15,7 @@ const replicaUrl = replicaBase();
 const test = primaryUrl && replicaUrl ? uvuTest : skippedSuite(uvuTest);
 
 const OPERATIONS = 3_000;
-const CLIENTS = 8;
+const CLIENTS = 4;
 const SCANS = `select coalesce(sum(coalesce(seq_scan, 0) + coalesce(idx_scan, 0)), 0)::int8::text as scans
   from pg_stat_user_tables where relname in ('petstore_pets', 'petstore_orders')`;
 

@@ -9,35 +9,33 @@ import {
   PostgresQueryCompiler,
   type QueryResult,
 } from 'kysely';
-import type { Database } from '../../storage/database.js';
-import type { ReadView } from '../read-view.js';
-import { attachStatementRunner } from '../statement-runner.js';
+import type { ReadSide } from '../read-view.js';
 import type { ReplicaSet } from './replicas.js';
 
-const NOT_FOR_WRITES = 'petstore-router: the read view of a database with read replicas runs single reads only, never a transaction';
+const NOT_FOR_WRITES = 'petstore-router: the read side of a database with read replicas runs single reads only, never a transaction';
 
 /**
  * The read side of a database with read replicas (Kysely's documented Dialect and Driver
  * interfaces): every query is one read routed by the {@link ReplicaSet}, which owns the
  * connections; `destroy()` of this Kysely ends nothing (the primary's `db.destroy()` does). The
- * store's own statements take the same route by the runner attached to it (statement-runner.ts).
+ * store's prepared statements take the same route by its runner.
  */
-export function readView(replicas: ReplicaSet): ReadView {
+export function readSide<DB>(replicas: ReplicaSet): ReadSide<DB> {
   const connection: DatabaseConnection = {
     executeQuery: <R>(query: CompiledQuery): Promise<QueryResult<R>> =>
-      replicas.read(query.sql, query.parameters).then((rows) => ({ rows: rows as R[] })),
+      replicas.read(query.sql, query.parameters, undefined).then((rows) => ({ rows: rows as R[] })),
     streamQuery: () => {
-      throw new Error('petstore-router: the read view does not stream');
+      throw new Error('petstore-router: the read side does not stream');
     },
   };
   const driver: Driver = {
-    init: async () => {},
+    init: () => Promise.resolve(),
     acquireConnection: () => Promise.resolve(connection),
     beginTransaction: () => Promise.reject(new Error(NOT_FOR_WRITES)),
     commitTransaction: () => Promise.reject(new Error(NOT_FOR_WRITES)),
     rollbackTransaction: () => Promise.reject(new Error(NOT_FOR_WRITES)),
-    releaseConnection: async () => {},
-    destroy: async () => {},
+    releaseConnection: () => Promise.resolve(),
+    destroy: () => Promise.resolve(),
   };
   const dialect: Dialect = {
     createAdapter: () => new PostgresAdapter(),
@@ -45,7 +43,11 @@ export function readView(replicas: ReplicaSet): ReadView {
     createIntrospector: (db) => new PostgresIntrospector(db),
     createQueryCompiler: () => new PostgresQueryCompiler(),
   };
-  const db = new Kysely<Database>({ dialect });
-  attachStatementRunner(db, { run: (sql, parameters, map) => replicas.read(sql, parameters).then((rows) => map(rows as unknown[][])) });
-  return { db, routing: () => replicas.routing() };
+  return {
+    db: new Kysely<DB>({ dialect }),
+    statements: {
+      run: (statement, parameters, map) => replicas.read(statement.sql, parameters, statement).then((rows) => map(rows as unknown[][])),
+    },
+    routing: () => replicas.routing(),
+  };
 }

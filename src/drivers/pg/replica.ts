@@ -1,7 +1,7 @@
 import pg from 'pg';
-import { ownStatement } from '../own-statements.js';
 import type { ReplicaState, ReplicaStatus } from '../read-view.js';
-import { ownPool } from './pool.js';
+import { guardClient, ownPool } from './pool.js';
+import { timeoutConfig } from './timeout.js';
 import { CHECK_SQL, caughtUp, checkThenRead } from './replica-read.js';
 
 /** How long a replica has to connect; past it the read runs on the primary. */
@@ -13,7 +13,7 @@ export type ReplicaAnswer = { rows: unknown[] } | undefined;
 /**
  * One read replica: its pool (ours, created from its URL or config), its state and its counters.
  * Its statements are the check of the position and the read (replica-read.ts), never named (a
- * pooler in front of it may lend any backend), rows as arrays for the store's own statements and
+ * pooler in front of it may lend any backend), rows as arrays for the store's prepared statements and
  * as objects for anything else, as on the primary.
  */
 export class Replica {
@@ -33,7 +33,7 @@ export class Replica {
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       // A client-side bound (nothing sent at connect, so a pooler in front accepts it): a replica
       // that stops answering costs a read this long, then the read runs on the primary.
-      ...(statementTimeoutMs > 0 ? { query_timeout: statementTimeoutMs } : {}),
+      ...timeoutConfig(statementTimeoutMs),
       ...config,
       // The probe uses this pool every few seconds: idle, it must not keep the process alive.
       allowExitOnIdle: true,
@@ -50,9 +50,10 @@ export class Replica {
    * (the check and the read in one query) where the read can be written with literals, else the
    * check and then the read. Rejects when the replica fails; the caller reads on the primary.
    */
-  async read(lsn: string, sql: string, parameters: readonly unknown[]): Promise<ReplicaAnswer> {
-    const rowMode = ownStatement(sql) === undefined ? undefined : 'array';
-    const client = await this.#pool.connect();
+  async read(lsn: string, sql: string, parameters: readonly unknown[], arrayRows: boolean): Promise<ReplicaAnswer> {
+    const rowMode = arrayRows ? 'array' : undefined;
+    // Guarded: a replica stopping while the client is out must not crash the process.
+    const client = guardClient(await this.#pool.connect());
     let broken: Error | undefined;
     try {
       const both = checkThenRead(lsn, sql, parameters);

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import type { PreparedStatement } from '../statements.js';
 import type { ReadRouting } from '../read-view.js';
 import { Replica } from './replica.js';
 import { ReplicaHealth } from './replica-health.js';
@@ -10,7 +11,8 @@ export interface Primary {
   position(): Promise<string>;
   /** The same for the probe, on a connection that does not keep the process alive while idle. */
   probePosition(): Promise<string>;
-  read(sql: string, parameters: readonly unknown[]): Promise<unknown[]>;
+  /** A read on the primary: `prepared` (rows as arrays) or any other query (rows as objects). */
+  read(sql: string, parameters: readonly unknown[], prepared: PreparedStatement | undefined): Promise<unknown[]>;
   /** Ends what the replicas opened on the primary (the probe's connection). */
   close(): Promise<void>;
 }
@@ -53,13 +55,13 @@ export class ReplicaSet {
     this.#health.start();
   }
 
-  /** Runs one read and resolves with its rows (arrays for the store's own statements). */
-  async read(sql: string, parameters: readonly unknown[]): Promise<unknown[]> {
+  /** Runs one read and resolves with its rows: arrays for one of the store's prepared statements, else objects. */
+  async read(sql: string, parameters: readonly unknown[], prepared: PreparedStatement | undefined): Promise<unknown[]> {
     const replica = this.#pick();
     if (replica !== undefined) {
       const lsn = await this.#position.after();
       try {
-        const answer = await replica.read(lsn, sql, parameters);
+        const answer = await replica.read(lsn, sql, parameters, prepared !== undefined);
         if (answer !== undefined) {
           replica.reads++;
           return answer.rows;
@@ -69,7 +71,7 @@ export class ReplicaSet {
       }
     }
     this.#primaryReads++;
-    return this.primary.read(sql, parameters);
+    return this.primary.read(sql, parameters, prepared);
   }
 
   routing(): ReadRouting {

@@ -1,75 +1,67 @@
-import { CompiledQuery, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type pg from 'pg';
-import type { Database } from '../../storage/database.js';
-import { OWN_STATEMENT_MARK, registerOwnStatement } from '../own-statements.js';
-import { type ReadRouting, attachReadView, readViewOf } from '../read-view.js';
+import { sha256Hex } from '../../http/sha256.js';
+import { type ReadRouting, type ReadSide, readSideOf } from '../read-view.js';
+import type { PreparedStatement } from '../statements.js';
 import { type Lend, ownPool } from './pool.js';
-import { readView } from './read-dialect.js';
+import { readSide } from './read-dialect.js';
 import { type Primary, ReplicaSet, type ReplicaSettings } from './replicas.js';
 
 /**
- * The primary's current WAL position: a function call, no table read. One of our own statements
- * (own-statements.ts), so it is named where naming is on and answers an array row.
+ * The primary's current WAL position: a function call, no table read. Prepared like the store's
+ * statements (named by a hash of its text where naming is on, rows as arrays).
  */
-const POSITION_SQL = `${OWN_STATEMENT_MARK}select pg_current_wal_lsn()::text`;
-registerOwnStatement(POSITION_SQL);
+const POSITION_SQL = 'select pg_current_wal_lsn()::text';
+const POSITION: PreparedStatement = { name: `petstore_${sha256Hex(POSITION_SQL).slice(0, 32)}`, sql: POSITION_SQL };
 
 /** The read replicas of a database created by createPostgresDatabase, wired to its primary. */
-export interface ReadReplicas {
-  /** Gives `db` (the primary's Kysely) its read side. */
-  attach(db: Kysely<Database>): void;
-  /** Starts the probe; called when the primary's pool is first used, so that `db.destroy()` stops it. */
-  start(): void;
+export interface ReadReplicas<DB> {
+  readonly side: ReadSide<DB>;
+  /** Stops the probe and ends the replicas' pools (the primary's `db.destroy()`). */
   close(): Promise<void>;
 }
 
-/** Read replicas of the primary at `config`, whose pool lends by `lend`; undefined when there are none. */
-export function withReadReplicas(
+/**
+ * Read replicas of the primary at `config`, whose pool lends by `lend`; undefined when there are
+ * none. The probe starts at once (an unref'd timer; its connections never keep a process alive).
+ */
+export function withReadReplicas<DB>(
   sources: ReadonlyArray<string | pg.PoolConfig>,
   config: pg.PoolConfig,
   lend: Lend,
   settings: ReplicaSettings,
-): ReadReplicas | undefined {
+): ReadReplicas<DB> | undefined {
   if (sources.length === 0) return undefined;
   // The probe's own connection to the primary: a query every few seconds on the primary's pool
   // would keep its clients from ever idling out, and so a process from exiting.
   const probe = ownPool({ ...config, max: 1, allowExitOnIdle: true });
-  let db: Kysely<Database> | undefined;
-  let opened = false;
-  // Until Kysely has opened its driver, a read goes through it: only an opened driver is ended by
-  // `db.destroy()` (which then stops the probe and ends the replicas' pools), and opening it starts
-  // the probe. From then on, the pool's lending directly (the same clients, fewer layers).
-  const onPrimary = (sql: string, parameters: readonly unknown[]): Promise<unknown[]> =>
-    !opened
-      ? db!.executeQuery<unknown>(CompiledQuery.raw(sql, [...parameters])).then(({ rows }) => rows)
-      : new Promise<unknown[]>((resolve, reject) => {
-          lend((lendError, client) => {
-            if (lendError || client === undefined) return reject(lendError ?? new Error('petstore-router: the pool lent no client'));
-            client.send<unknown>(sql, parameters as unknown[], (error, result) => {
-              client.release();
-              if (error) reject(error);
-              else resolve(result!.rows);
-            });
-          });
-        });
+  const onPrimary = (sql: string, parameters: readonly unknown[], prepared: PreparedStatement | undefined): Promise<unknown[]> =>
+    new Promise<unknown[]>((resolve, reject) => {
+      lend((lendError, client) => {
+        if (lendError || client === undefined) return reject(lendError ?? new Error('petstore-router: the pool lent no client'));
+        const done = (error: Error | null | undefined, rows: unknown[] | undefined) => {
+          client.release();
+          if (error) reject(error);
+          else resolve(rows!);
+        };
+        if (prepared !== undefined) client.sendPrepared(prepared, parameters as unknown[], (error, result) => done(error, result?.rows));
+        else {
+          client.query<unknown>(sql, parameters).then(
+            (result) => done(undefined, result.rows),
+            (error: Error) => done(error, undefined),
+          );
+        }
+      });
+    });
   const primary: Primary = {
-    position: () => onPrimary(POSITION_SQL, []).then((rows) => (rows[0] as unknown[])[0] as string),
-    probePosition: () => probe.query<{ lsn: string }>('select pg_current_wal_lsn()::text as lsn').then(({ rows }) => rows[0]!.lsn),
+    position: () => onPrimary(POSITION_SQL, [], POSITION).then((rows) => (rows[0] as unknown[])[0] as string),
+    probePosition: () => probe.query<{ lsn: string }>(`${POSITION_SQL} as lsn`).then(({ rows }) => rows[0]!.lsn),
     read: onPrimary,
     close: () => probe.end(),
   };
   const replicas = new ReplicaSet(sources, primary, settings);
-  return {
-    attach: (primaryDb) => {
-      db = primaryDb;
-      attachReadView(primaryDb, readView(replicas));
-    },
-    start: () => {
-      opened = true;
-      replicas.start();
-    },
-    close: () => replicas.close(),
-  };
+  replicas.start();
+  return { side: readSide<DB>(replicas), close: () => replicas.close() };
 }
 
 /**
@@ -83,6 +75,6 @@ export function withReadReplicas(
  * console.log(readRouting(db)?.replicas.map((r) => `${r.name} ${r.state} ${r.reads}`))
  * ```
  */
-export function readRouting(db: Kysely<Database>): ReadRouting | undefined {
-  return readViewOf(db)?.routing();
+export function readRouting<DB>(db: Kysely<DB>): ReadRouting | undefined {
+  return readSideOf(db)?.routing();
 }

@@ -1,16 +1,21 @@
 import type { Kysely } from 'kysely';
-import type { AdapterBindings } from './bindings.js';
-import type { ReadRouting } from './storage/read-routing.js';
-import type { DeprecationPolicy } from './deprecation.js';
-import type { RequestUrl } from './http/request-url.js';
-import type { Answer } from './http/respond.js';
-import type { Database } from './storage/database.js';
+import type { ReadRouting } from '../drivers/read-view.js';
+import type { StatementRunner } from '../drivers/statements.js';
+import type { DeprecationPolicy } from '../deprecation.js';
+import type { RequestUrl } from '../http/request-url.js';
+import type { Answer } from '../http/answer.js';
+import type { Database } from '../storage/database.js';
 
 /** Everything a route needs, resolved once by createPetStore and passed as an argument. */
 export interface StoreContext {
   db: Kysely<Database>;
-  /** Where reads run: `db`, or its read side when its driver has read replicas (drivers/read-view.ts). */
-  reads: Kysely<Database>;
+  /** The runner of prepared statements the database object carries (drivers/statements.ts), if any. */
+  statements: StatementRunner | undefined;
+  /**
+   * Where reads run (list and get pets, list orders, health's query): `db` and `statements`, or
+   * the database's read side when its driver has read replicas (drivers/read-view.ts).
+   */
+  reads: { readonly db: Kysely<Database>; readonly statements: StatementRunner | undefined };
   /** The read replicas' state, when there are any (health checks). */
   readRouting: (() => ReadRouting) | undefined;
   now: () => Date;
@@ -28,8 +33,6 @@ export interface RouteRequest {
   store: StoreContext;
   /** Who sent it: the hex SHA-256 of the accepted API key (never the key itself). */
   principal: string;
-  /** What the adapter offered for this request (bindings.ts); undefined in-process. */
-  bindings: AdapterBindings | undefined;
 }
 
 export type RouteHandler = (req: RouteRequest) => Promise<Answer>;

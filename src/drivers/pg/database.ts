@@ -1,0 +1,89 @@
+// The pg driver: a Kysely on a pool of ours (with its statement runner) or on a caller's pool.
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { DatabaseWithReadSide, ReadSide } from '../read-view.js';
+import type { DatabaseWithStatements, StatementRunner } from '../statements.js';
+import { borrowedPool, lender, ownPool, statementPool } from './pool.js';
+import { poolStatementRunner } from './pool-runner.js';
+import { DEFAULT_STATEMENT_TIMEOUT_MS, timeoutConfig } from './timeout.js';
+import { withReadReplicas } from './with-replicas.js';
+
+/** What `createPostgresDatabase` connects to: a URL, a pool config, or a `pg.Pool` you own. */
+export type PostgresSource = string | pg.PoolConfig | pg.Pool;
+
+/** A read replica: a URL or a pool config (one server each). */
+export type ReplicaSource = string | pg.PoolConfig;
+
+/** The driver's options (checked by `createPostgresDatabase`). */
+export interface OpenOptions {
+  preparedStatements?: boolean;
+  readReplicas?: readonly ReplicaSource[];
+  maxReplicaLagMs?: number;
+}
+
+const DEFAULT_MAX_REPLICA_LAG_MS = 1_000;
+
+/** `readReplicas` and `maxReplicaLagMs`, checked: a TypeError naming the option. */
+function checkReplicaOptions(source: PostgresSource, { readReplicas = [], maxReplicaLagMs }: OpenOptions): void {
+  const valid = (r: unknown) =>
+    (typeof r === 'string' && r.trim() !== '') || (typeof r === 'object' && r !== null && !(r instanceof pg.Pool));
+  if (!Array.isArray(readReplicas) || !readReplicas.every(valid)) {
+    throw new TypeError('petstore-router: options.readReplicas must be an array of replica URLs (or pg.PoolConfig objects)');
+  }
+  if (maxReplicaLagMs !== undefined && !(Number.isFinite(maxReplicaLagMs) && maxReplicaLagMs > 0)) {
+    throw new TypeError(
+      `petstore-router: options.maxReplicaLagMs must be a positive number of milliseconds, got ${String(maxReplicaLagMs)}`,
+    );
+  }
+  if (source instanceof pg.Pool && readReplicas.length > 0) {
+    throw new TypeError('petstore-router: readReplicas needs the primary as a URL or pg.PoolConfig (not a pg.Pool of yours)');
+  }
+}
+
+/**
+ * The Kysely `createPostgresDatabase` returns for a pool of its own: a plain Kysely that also
+ * carries the runner of the store's prepared statements (`statements`, read by `createPetStore`)
+ * and, with read replicas, its read side (`reads`, drivers/read-view.ts), and whose `destroy()`
+ * ends the pool (and the replicas') even if only the runner used it.
+ */
+export class PostgresDatabase<DB> extends Kysely<DB> implements DatabaseWithStatements<DB>, DatabaseWithReadSide<DB> {
+  readonly #end: () => Promise<void>;
+
+  /** @internal Made by {@link openPostgres}. */
+  constructor(
+    dialect: PostgresDialect,
+    readonly statements: StatementRunner,
+    end: () => Promise<void>,
+    readonly reads: ReadSide<DB> | undefined = undefined,
+  ) {
+    super({ dialect });
+    this.#end = end;
+  }
+
+  override async destroy(): Promise<void> {
+    await super.destroy();
+    await this.#end();
+  }
+}
+
+/**
+ * Kysely on `source`, unmigrated: a pool of ours (safe defaults, the statement timeout, a
+ * statement runner) for a URL or config, a borrowed view for a caller's `pg.Pool`.
+ */
+export function openPostgres<DB>(source: PostgresSource, options: OpenOptions): Kysely<DB> {
+  checkReplicaOptions(source, options);
+  if (source instanceof pg.Pool) {
+    return new Kysely<DB>({ dialect: new PostgresDialect({ pool: borrowedPool(source) }) });
+  }
+  const { statement_timeout: timeout, ...config } = typeof source === 'string' ? { connectionString: source } : source;
+  const timeoutMs = timeout === false ? 0 : (timeout ?? DEFAULT_STATEMENT_TIMEOUT_MS);
+  const pool = ownPool({ ...timeoutConfig(timeoutMs), ...config });
+  const lend = lender(pool, { naming: options.preparedStatements !== false });
+  const kyselyPool = statementPool(pool, lend);
+  const replicas = withReadReplicas<DB>(options.readReplicas ?? [], config, lend, {
+    maxLagMs: options.maxReplicaLagMs ?? DEFAULT_MAX_REPLICA_LAG_MS,
+    statementTimeoutMs: timeoutMs,
+  });
+  const end = replicas === undefined ? () => kyselyPool.end() : () => replicas.close().then(() => kyselyPool.end());
+  return new PostgresDatabase<DB>(new PostgresDialect({ pool: kyselyPool }), poolStatementRunner(lend), end, replicas?.side);
+}
