@@ -56,7 +56,8 @@ export function sharedReplicated(): Promise<Kysely<Database>> | undefined {
   const url = databaseUrl();
   const replica = replicaUrl();
   if (!url || !replica) return undefined;
-  replicated ??= createPostgresDatabase(url, { readReplicas: [replica] });
+  // Migrated by sharedPostgres() (one migration of the database per process, not one per helper).
+  replicated ??= sharedPostgres()!.then(() => createPostgresDatabase(url, { readReplicas: [replica], migrate: false }));
   return replicated;
 }
 
@@ -79,6 +80,7 @@ export function sharedReplicatedPooled(): Promise<Kysely<Database>> | undefined 
   if (!replica && process.env.CI)
     throw new Error('REPLICA_PGBOUNCER_URL must be set in CI: the pooled read-replica run may not be skipped');
   if (!url || !replica) return undefined;
-  replicatedPooled ??= createPostgresDatabase(url, { readReplicas: [replica] });
+  // Migrated by sharedPgBouncer() (one migration of the database per process, not one per helper).
+  replicatedPooled ??= sharedPgBouncer()!.then(() => createPostgresDatabase(url, { readReplicas: [replica], migrate: false }));
   return replicatedPooled;
 }
