@@ -10,6 +10,8 @@ export { requestIdFromHeader } from './http/request-id.js';
 export type { CorsOptions } from './http/cors.js';
 export type { ErrorContext, OnResponse, ResponseEvent } from './http/on-response.js';
 export type { HealthOptions } from './routes/health.js';
+export type { ConcurrencyOptions } from './pipeline/shed.js';
+export type { OpenTelemetryApi } from './pipeline/tracing.js';
 export { ApiError, ErrorCode } from './http/errors.js';
 export type { ErrorBody, ErrorDetail } from './http/errors.js';
 export { migrate, MIGRATION_TABLE, MIGRATION_LOCK_TABLE, type MigrateOptions } from './storage/migrate.js';

@@ -41,7 +41,9 @@ export function createPipeline({ store, routes, publicRoutes = [], authenticate,
   // Every answer carries its X-Request-Id; CORS headers and the onResponse event only when asked
   // for (a branch each otherwise). One async function per request: a second awaited layer cost
   // more than the id itself (docs/performance.md, "Operating features").
-  return async function handle(request: Request, bindings: AdapterBindings | undefined): Promise<Response> {
+  return Object.assign(handle, { refuse });
+
+  async function handle(request: Request, bindings: AdapterBindings | undefined): Promise<Response> {
     const requestId = requestIdOf(request, bindings);
     const seen: Seen | undefined = report
       ? { startedAt: performance.now(), route: undefined, principal: undefined, error: undefined }
@@ -90,7 +92,12 @@ export function createPipeline({ store, routes, publicRoutes = [], authenticate,
       const answer = errorResponse(error, limitHeaders ? { ...routeHeaders, ...limitHeaders } : routeHeaders);
       return finish(request, answer, requestId, allowOrigin, seen, bindings);
     }
-  };
+  }
+
+  /** An error answered before the pipeline runs (load shedding): request id and CORS, no onResponse nor onError. */
+  function refuse(request: Request, bindings: AdapterBindings | undefined, error: ApiError): Response {
+    return finish(request, errorResponse(error), requestIdOf(request, bindings), cors?.allowOrigin(request, bindings), undefined, bindings);
+  }
 
   /** A preflight to a path under the base path (204 with that path's methods), else undefined. */
   function preflight(request: Request, allowOrigin: string, bindings: AdapterBindings | undefined): Response | undefined {

@@ -1,3 +1,4 @@
+import type { Kysely } from 'kysely';
 import type { StoreContext } from '../context.js';
 import { type JsonAnswer, RETRY_AFTER_SECONDS, jsonResponse } from '../http/respond.js';
 import { pingDatabase } from '../storage/health.js';
@@ -10,6 +11,13 @@ export interface HealthOptions {
    * answers 503 `fail`, so a load balancer stops sending new requests while in-flight ones finish.
    */
   draining?: () => boolean;
+  /**
+   * A database of its own for the health query, such as a one-connection pool on the same
+   * PostgreSQL (`createPostgresDatabase({ connectionString, max: 1 }, { migrate: false })`), so a
+   * probe never waits behind API requests for a connection of the store's pool. Its owner closes it.
+   * @default the store's `db`
+   */
+  db?: Kysely<any>;
 }
 
 export const HEALTH_PATH = '/health';
@@ -31,7 +39,7 @@ export function healthRoute(store: StoreContext, options: HealthOptions = {}): R
   // 1 s leaves the query to the next probes instead of starting another one beside it.
   let inFlight: Promise<DatabaseCheck> | undefined;
   const checkDatabase = () => {
-    inFlight ??= query(store).finally(() => (inFlight = undefined));
+    inFlight ??= query(options.db ?? store.db).finally(() => (inFlight = undefined));
     return bounded(inFlight);
   };
   return defineRoute({
@@ -65,9 +73,9 @@ export function healthRoute(store: StoreContext, options: HealthOptions = {}): R
 type DatabaseCheck = { status: 'pass'; ms: number } | { status: 'fail'; output: string };
 
 /** The trivial query, timed; never rejects. */
-function query(store: StoreContext): Promise<DatabaseCheck> {
+function query(db: Kysely<any>): Promise<DatabaseCheck> {
   const started = performance.now();
-  return pingDatabase(store.db).then(
+  return pingDatabase(db).then(
     (): DatabaseCheck => ({ status: 'pass', ms: Math.round((performance.now() - started) * 10) / 10 }),
     (): DatabaseCheck => ({ status: 'fail', output: 'the database is unavailable' }),
   );

@@ -2,6 +2,7 @@ import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
 import { OWN_STATEMENT_MARK, registerOwnStatement } from '../drivers/own-statements.js';
 import { statementRunnerOf } from '../drivers/statement-runner.js';
 import type { Database } from './database.js';
+import { currentObserver } from './statement-observer.js';
 
 /** Stands for an argument while a statement is compiled. */
 class Slot {
@@ -49,8 +50,12 @@ export class Statement<A extends readonly unknown[], R> {
     const { query, sources, raw } = compiled;
     const parameters = sources.map((source, i) => (source === -1 ? query.parameters[i] : args[source]));
     const runner = statementRunnerOf(db);
-    if (runner !== undefined) return runner.run(query.sql, parameters, this.#records);
-    return raw.executeQuery<unknown>({ ...query, parameters }).then(this.#recordsOf);
+    const done = currentObserver()?.statement(query.sql);
+    const ran =
+      runner !== undefined
+        ? runner.run(query.sql, parameters, this.#records)
+        : raw.executeQuery<unknown>({ ...query, parameters }).then(this.#recordsOf);
+    return done === undefined ? ran : observed(ran, done);
   }
 
   readonly #recordsOf = ({ rows }: QueryResult<unknown>): R[] => this.#records(rows);
@@ -81,6 +86,17 @@ export class Statement<A extends readonly unknown[], R> {
     }
     return compiled;
   }
+}
+
+/** `ran`, with `done` told when it settles (statement-observer.ts). */
+function observed<R>(ran: Promise<R>, done: (error?: unknown) => void): Promise<R> {
+  return ran.then(
+    (result) => (done(), result),
+    (error: unknown) => {
+      done(error);
+      throw error;
+    },
+  );
 }
 
 /**

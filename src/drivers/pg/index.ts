@@ -8,6 +8,7 @@ import { attachStatementRunner } from '../statement-runner.js';
 import { borrowedPool, lender, ownPool, statementPool } from './pool.js';
 import { poolStatementRunner } from './pool-runner.js';
 import { Watchdog } from './watchdog.js';
+import { boundedPoolConfig, checkMaxWait, defaultStatementTimeoutMs } from './partition.js';
 
 /** Options of {@link createPostgresDatabase}. */
 export interface PostgresDatabaseOptions {
@@ -25,19 +26,26 @@ export interface PostgresDatabaseOptions {
    * @default true
    */
   preparedStatements?: boolean;
+  /**
+   * The longest a request waits on PostgreSQL in each phase, on pools created here: connecting,
+   * waiting for a pooled connection, and every statement. Past it the request gets 503 +
+   * `Retry-After` and a statement's connection is destroyed, never lent again, so a network
+   * partition (packets dropped, no reset) costs a bounded wait; the pool reconnects by itself once
+   * the network is back. The config's own `connectionTimeoutMillis` / `query_timeout` win.
+   * Ignored for a `pg.Pool` you pass. See docs/reliability.md.
+   * @default 5000
+   */
+  maxWaitMs?: number;
 }
-
-/** The statement timeout of pools created here unless the config's `statement_timeout` says otherwise. */
-const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;
 
 /**
  * A Kysely database on PostgreSQL, migrated.
  *
- * - A URL or a `pg.PoolConfig`: a Pool is created with safe defaults (connect timeout 5 s, int8
- *   parsed as bigint for this pool only, never through pg's global type parsers) and
- *   `db.destroy()` ends it. Every statement has a 10 s timeout (the config's `statement_timeout`
- *   to change it, 0 for none), applied by a client-side watchdog that cancels the statement on the
- *   server, never as a startup parameter, so a pooled URL works as it is.
+ * - A URL or a `pg.PoolConfig`: a Pool is created with safe defaults (every wait on the database
+ *   bounded by `maxWaitMs`, 5 s; int8 parsed as bigint for this pool only, never through pg's
+ *   global type parsers) and `db.destroy()` ends it. Every statement has a 4 s timeout (the
+ *   config's `statement_timeout` to change it, 0 for none), applied by a client-side watchdog that
+ *   cancels the statement on the server, never as a startup parameter, so a pooled URL works as it is.
  * - A `pg.Pool` you created: it stays yours (its parsers and settings are untouched, nothing is
  *   named on it; rows are normalised in our repositories) and `db.destroy()` does not end it.
  *
@@ -58,8 +66,9 @@ export async function createPostgresDatabase(
     return options.migrate === false ? db : migrateOrDestroy(db);
   }
   const { statement_timeout: timeout, ...config } = typeof source === 'string' ? { connectionString: source } : source;
-  const timeoutMs = timeout === false ? 0 : (timeout ?? DEFAULT_STATEMENT_TIMEOUT_MS);
-  const pool = ownPool(config);
+  const maxWaitMs = checkMaxWait(options.maxWaitMs);
+  const timeoutMs = timeout === false ? 0 : (timeout ?? defaultStatementTimeoutMs(maxWaitMs));
+  const pool = ownPool(boundedPoolConfig(config, maxWaitMs));
   const statements = { naming: options.preparedStatements !== false, watchdog: timeoutMs > 0 ? new Watchdog(timeoutMs) : undefined };
   const lend = lender(pool, statements);
   // The store's own statements on this Kysely skip its executor (statement-runner.ts) once Kysely

@@ -5,7 +5,7 @@ import { type PoolStatements, StatementClient } from './statement-client.js';
 const INT8_OID = 20;
 
 /**
- * A pg.Pool of ours with safe defaults: connect timeout 5 s, int8 parsed as bigint for this pool
+ * A pg.Pool of ours with safe defaults (the bounds of `config`, partition.ts), int8 parsed as bigint for this pool
  * only (never through pg's global type parsers), and an 'error' listener. Nothing beyond the
  * caller's own settings is sent as a startup parameter: a transaction-mode pooler refuses most of
  * them (PgBouncer's defaults refuse `statement_timeout`), so the statement timeout is a client-side
@@ -13,7 +13,6 @@ const INT8_OID = 20;
  */
 export function ownPool(config: pg.PoolConfig): pg.Pool {
   const pool = new pg.Pool({
-    connectionTimeoutMillis: 5_000,
     ...config,
     types: config.types ?? {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>

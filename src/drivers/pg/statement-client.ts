@@ -2,6 +2,7 @@ import type { PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
 import { ownStatement } from '../own-statements.js';
 import type { CancelTarget } from './cancel.js';
+import { isWaitExceeded } from './partition.js';
 import { statementConfig } from './query-config.js';
 import type { Watchdog, Watched } from './watchdog.js';
 
@@ -41,6 +42,8 @@ export class StatementClient implements Watched {
   startedAt = 0;
   #inTransaction = false;
   #released = false;
+  /** The bound's error once a statement on this connection went past it: the connection is stuck. */
+  #stuck: Error | undefined;
   readonly #finished = () => {
     this.startedAt = 0;
     this.statements.watchdog?.stop(this);
@@ -70,6 +73,9 @@ export class StatementClient implements Watched {
    * caller's per statement instead of one here and one there.
    */
   send<R>(text: string, values: unknown[], callback: Callback<R>): void {
+    // A stuck connection answers nothing more (pg would queue behind the stuck statement): fail
+    // at once, so a transaction's ROLLBACK after a timed-out statement does not wait a second bound.
+    if (this.#stuck !== undefined) return callback(this.#stuck, undefined);
     const own = ownStatement(text);
     if (own === undefined) {
       if (values.length === 0) {
@@ -96,7 +102,8 @@ export class StatementClient implements Watched {
   release(destroy?: boolean): void {
     if (this.#released) return; // already dropped by the watchdog
     this.#released = true;
-    this.client.release(destroy);
+    // pg-pool destroys a client released with an error, and lends it never again.
+    this.client.release(this.#stuck ?? destroy);
   }
 
   abandon(): void {
@@ -115,7 +122,10 @@ export class StatementClient implements Watched {
     const { watchdog } = this.statements;
     if (watchdog === undefined) {
       try {
-        query.call(this.client, config, values, callback);
+        query.call(this.client, config, values, (error, answer) => {
+          if (isWaitExceeded(error)) this.#stuck = error;
+          callback(error, answer);
+        });
       } catch (error) {
         callback(error as Error, undefined);
       }
@@ -126,6 +136,7 @@ export class StatementClient implements Watched {
     try {
       query.call(this.client, config, values, (error, answer) => {
         this.#finished();
+        if (isWaitExceeded(error)) this.#stuck = error;
         callback(error, answer);
       });
     } catch (error) {
