@@ -109,7 +109,7 @@ test('serve --otel exports spans and the duration metric over OTLP/HTTP JSON as 
   );
   assert.ok(traces[0]!.text.includes('petstore-otel-test'), 'OTEL_SERVICE_NAME names the service');
 
-  const everything = receiver.bodies.map((b) => b.text).join('\n') + server!.stdout() + server!.stderr();
+  const everything = receiver.bodies.map((b) => b.text).join('\n') + server.stdout() + server.stderr();
   assert.not.ok(everything.includes(KEY), 'the configured key is nowhere');
   assert.not.ok(everything.includes(WRONG_KEY), 'the presented key is nowhere');
 });

@@ -85,6 +85,41 @@ test('a request whose handling fails still leaves the count (no slot is lost)', 
   assert.is(calls, 5, 'every request was admitted: the slot came back each time');
 });
 
+test('Retry-After grows while refusals outnumber a quarter of the served requests, and shrinks back when they do not', async () => {
+  const db = await sharedPGlite();
+  let held = gate();
+  const store = createPetStore({ db, keys: (key) => held.keys(key), concurrency: { limit: 1, maxRetryAfterSeconds: 30 } });
+  const get = () => store.fetch(new Request(`${ORIGIN}/v1/pets`, { headers: auth }));
+  const retryAfter = async () => {
+    const res = await get();
+    assert.is(res.status, 503);
+    return res.headers.get('retry-after');
+  };
+  let holding = get();
+  while (held.verified() < 1) await new Promise((r) => setTimeout(r, 5));
+  for (let i = 0; i < 20; i++) assert.is(await retryAfter(), '1', 'the least Retry-After first');
+  await new Promise((r) => setTimeout(r, 1_050));
+  // 21 refused for 1 served in the window before: (1 + 21) / 1.25 = 17.6 times as long, at most doubled per window.
+  assert.is(await retryAfter(), '2');
+  await new Promise((r) => setTimeout(r, 1_050));
+  assert.is(await retryAfter(), '4', 'doubled again: 1 refused, 0 served in the window before');
+  held.open();
+  assert.is((await holding).status, 200);
+
+  held = gate();
+  held.open();
+  for (let i = 0; i < 40; i++) assert.is((await get()).status, 200);
+  const reopened = gate();
+  held = reopened;
+  holding = get();
+  while (reopened.verified() < 1) await new Promise((r) => setTimeout(r, 5));
+  await new Promise((r) => setTimeout(r, 1_050));
+  // 1 refused for 41 served: below half the target, one second less.
+  assert.is(await retryAfter(), '3');
+  reopened.open();
+  assert.is((await holding).status, 200);
+});
+
 test('wrong concurrency options fail at creation, naming the option', async () => {
   const db = await sharedPGlite();
   assert.throws(
@@ -96,6 +131,10 @@ test('wrong concurrency options fail at creation, naming the option', async () =
     /options\.concurrency\.retryAfterSeconds/,
   );
   assert.throws(() => createPetStore({ db, keys: [KEY], concurrency: 5 as never }), /options\.concurrency must be an object/);
+  assert.throws(
+    () => createPetStore({ db, keys: [KEY], concurrency: { limit: 2, retryAfterSeconds: 5, maxRetryAfterSeconds: 2 } }),
+    /options\.concurrency\.maxRetryAfterSeconds must be .* at least retryAfterSeconds/,
+  );
 });
 
 test.run();

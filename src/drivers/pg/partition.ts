@@ -39,7 +39,7 @@ export function defaultStatementTimeoutMs(maxWaitMs: number): number {
 export function checkMaxWait(maxWaitMs: unknown): number {
   if (maxWaitMs === undefined) return DEFAULT_MAX_WAIT_MS;
   if (typeof maxWaitMs !== 'number' || !Number.isInteger(maxWaitMs) || maxWaitMs < 1) {
-    throw new TypeError(`petstore-router: maxWaitMs must be a positive whole number of milliseconds, got ${String(maxWaitMs)}`);
+    throw new TypeError(`petstore-router: maxWaitMs must be a positive whole number of milliseconds, got ${JSON.stringify(maxWaitMs)}`);
   }
   return maxWaitMs;
 }
