@@ -1,22 +1,22 @@
 import type { Kysely } from 'kysely';
-import { StoreBindings, type createBindings } from './bindings.js';
-import type { StoreContext } from './context.js';
-import { attachStatementRunner, statementRunnerOf } from './drivers/statement-runner.js';
+import type { StoreContext } from './routes/context.js';
+import { statementsOf } from './drivers/statements.js';
 import { DEFAULT_DEPRECATED_AT, DEFAULT_SUNSET_AT } from './deprecation.js';
-import { type KeysOption, createAuthenticator } from './http/auth.js';
-import { type CorsOptions, createCors } from './http/cors.js';
-import type { ErrorContext, OnResponse, ResponseEvent } from './http/on-response.js';
-import { createPipeline } from './http/pipeline.js';
-import { type ConcurrencyOptions, shedding } from './pipeline/shed.js';
-import { observing } from './pipeline/observe.js';
-import { type OpenTelemetryApi, Telemetry } from './pipeline/tracing.js';
-import { requestUrlOf } from './http/request-url.js';
-import { type RateLimitOptions, createRateLimiter } from './http/rate-limit.js';
+import { type KeysOption, createAuthenticator } from './pipeline/auth.js';
+import { type CorsOptions, createCors } from './pipeline/cors.js';
+import type { ErrorContext, OnResponse, ResponseEvent } from './pipeline/on-response.js';
+import { createPipeline } from './pipeline/pipeline.js';
+import { type ResponseFactory, standardResponse } from './pipeline/respond.js';
+import { type RateLimitOptions, createRateLimiter } from './pipeline/rate-limit.js';
 import { docsRoutes } from './docs/route.js';
 import type { ApiReference } from './docs/types.js';
 import { openApiRoute } from './openapi/route.js';
-import type { OpenApiServer } from './openapi/types.js';
+import type { OpenApiServer } from './openapi-types.js';
 import { HEALTH_PATH, type HealthOptions, healthRoute } from './routes/health.js';
+import { type ConcurrencyOptions, shedding } from './pipeline/shed.js';
+import { observing } from './pipeline/observe.js';
+import { type OpenTelemetryApi, Telemetry } from './pipeline/tracing.js';
+import { requestUrl } from './http/request-url.js';
 import { routes } from './routes/table.js';
 import type { Database } from './storage/database.js';
 import { DEFAULT_IDEMPOTENCY_TTL_MS } from './storage/idempotency.js';
@@ -157,6 +157,19 @@ export interface PetStoreOptions {
    */
   onResponse?: OnResponse;
   /**
+   * How the store builds the Response of each JSON answer (every answer but the docs page, a 304
+   * and a preflight): `(text, status, headers) => Response`, which must return a standard
+   * `Response` reading as exactly those parts. A server adapter may offer one it writes faster:
+   * `nodeResponse` from `petstore-router/node` is a lazy Response its bridge writes in one call.
+   * @default a standard Response of the text, status and headers
+   * @example
+   * ```ts
+   * import { nodeResponse } from 'petstore-router/node'
+   * createPetStore({ db, keys, createResponse: nodeResponse })
+   * ```
+   */
+  createResponse?: ResponseFactory;
+  /**
    * Load shedding: at most `limit` requests served at once; one more is answered at once with 503,
    * Error code `overloaded` and `Retry-After` (before its body is read or its key checked), so
    * admitted requests keep their latency and clients back off instead of queueing. Health is
@@ -201,11 +214,6 @@ export interface PetStore {
    * Serves one request and answers with a standard `Response`. Bound, so it can be passed around
    * on its own (`Deno.serve(store.fetch)`, `app.mount('/', store.fetch)`).
    *
-   * The second argument is for server adapters: bindings from {@link createBindings} made for
-   * this `request` let the store reuse what the adapter already built (docs/decisions.md,
-   * "Adapter bindings"). Anything else there (Deno's `info`, Bun's `server`, Hono's `env`) is
-   * ignored.
-   *
    * @example
    * ```ts
    * const res = await store.fetch(new Request('http://localhost/v1/pets', {
@@ -213,7 +221,7 @@ export interface PetStore {
    * }))
    * ```
    */
-  readonly fetch: (request: Request, bindings?: StoreBindings | {}) => Promise<Response>;
+  readonly fetch: (request: Request) => Promise<Response>;
   /** The resolved base path (`'/v1'` by default). */
   readonly basePath: string;
 }
@@ -241,7 +249,9 @@ export function createPetStore(options: PetStoreOptions): PetStore {
   const store: StoreContext = {
     // Every statement of the store is built by Kysely's query builder, so WithSchemaPlugin
     // qualifies its tables (and statements are compiled per Kysely instance, storage/statement.ts).
-    db: options.schema === undefined ? db : inSchema(db, checkSchemaName(options.schema, 'options.schema')),
+    db: options.schema === undefined ? db : db.withSchema(checkSchemaName(options.schema, 'options.schema')),
+    // The same connections serve `db.withSchema(...)`: the runner sends the SQL compiled on it.
+    statements: statementsOf(db),
     now: options.now ?? (() => new Date()),
     basePath: normaliseBasePath(options.basePath ?? '/v1'),
     deprecation: {
@@ -256,6 +266,8 @@ export function createPetStore(options: PetStoreOptions): PetStore {
   }
   if (options.onResponse !== undefined && typeof options.onResponse !== 'function')
     throw new TypeError('petstore-router: options.onResponse must be a function');
+  if (options.createResponse !== undefined && typeof options.createResponse !== 'function')
+    throw new TypeError('petstore-router: options.createResponse must be a function (text, status, headers) => Response');
   if (options.serverTiming !== undefined && typeof options.serverTiming !== 'boolean')
     throw new TypeError('petstore-router: options.serverTiming must be true or false');
   const telemetry = options.openTelemetry === undefined ? undefined : new Telemetry(options.openTelemetry);
@@ -274,10 +286,11 @@ export function createPetStore(options: PetStoreOptions): PetStore {
       ...(options.health === false ? [] : [healthRoute(store, typeof options.health === 'object' ? options.health : {})]),
     ],
     authenticate: createAuthenticator(options.keys),
-    rateLimit: options.rateLimit ? createRateLimiter(options.rateLimit, store.db, store.now) : undefined,
+    rateLimit: options.rateLimit ? createRateLimiter(options.rateLimit, store, store.now) : undefined,
     onError: options.onError ?? defaultOnError,
     cors: options.cors === undefined ? undefined : createCors(options.cors),
     onResponse,
+    createResponse: options.createResponse ?? standardResponse,
   });
   const healthPath = store.basePath + HEALTH_PATH;
   const observed = observation ? observation.wrap(handle) : handle;
@@ -285,27 +298,11 @@ export function createPetStore(options: PetStoreOptions): PetStore {
   const serve =
     options.concurrency === undefined
       ? observed
-      : shedding(
-          options.concurrency,
-          observed,
-          (request, bindings) => requestUrlOf(request, bindings).pathname === healthPath,
-          handle.refuse,
-        );
+      : shedding(options.concurrency, observed, (request) => requestUrl(request.url).pathname === healthPath, handle.refuse);
   return Object.freeze({
-    fetch: (request: Request, bindings?: unknown) => serve(request, StoreBindings.for(request, bindings)),
+    fetch: (request: Request) => serve(request),
     basePath: store.basePath,
   });
-}
-
-/**
- * `db` with its tables in `schema`. It runs on the same connections, so the direct path its driver
- * attached to `db` (drivers/statement-runner.ts) serves it too.
- */
-function inSchema(db: Kysely<Database>, schema: string): Kysely<Database> {
-  const scoped = db.withSchema(schema);
-  const runner = statementRunnerOf(db);
-  if (runner !== undefined) attachStatementRunner(scoped, runner);
-  return scoped;
 }
 
 /** The observation's note of each answer, then the caller's `onResponse` (whose own errors the pipeline reports). */

@@ -1,6 +1,5 @@
-import type { AdapterBindings } from '../bindings.js';
-import type { ResponseEvent } from '../http/on-response.js';
-import { requestUrlOf } from '../http/request-url.js';
+import { requestUrl } from '../http/request-url.js';
+import type { ResponseEvent } from './on-response.js';
 import { type StatementObserver, observerScope } from '../storage/statement-observer.js';
 import type { Handle } from './shed.js';
 import type { RequestTrace, Telemetry } from './tracing.js';
@@ -37,15 +36,13 @@ export function observing(options: { serverTiming: boolean; telemetry: Telemetry
   const { serverTiming, telemetry } = options;
   const wrap =
     (next: Handle): Handle =>
-    async (request: Request, bindings: AdapterBindings | undefined) => {
+    async (request: Request) => {
       const started = performance.now();
-      const trace = telemetry?.startRequest(request, requestUrlOf(request, bindings));
+      const trace = telemetry?.startRequest(request, requestUrl(request.url));
       const observation = new Observation(telemetry, trace);
       let response: Response;
       try {
-        response = await scope.run(observation, () =>
-          trace ? telemetry!.within(trace, () => next(request, bindings)) : next(request, bindings),
-        );
+        response = await scope.run(observation, () => (trace ? telemetry!.within(trace, () => next(request)) : next(request)));
       } catch (error) {
         if (trace) telemetry!.endRequest(trace, observation.route, 500, (performance.now() - started) / 1000);
         throw error;

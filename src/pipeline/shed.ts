@@ -1,5 +1,4 @@
-import type { AdapterBindings } from '../bindings.js';
-import { ApiError, ErrorCode } from '../http/errors.js';
+import { ApiError, ErrorCode } from '../errors.js';
 
 /** Load shedding of one store (option `concurrency`): a bound on the requests it serves at once. */
 export interface ConcurrencyOptions {
@@ -26,7 +25,7 @@ export interface ConcurrencyOptions {
 }
 
 /** A store's request handler, as the adapter calls it. */
-export type Handle = (request: Request, bindings: AdapterBindings | undefined) => Promise<Response>;
+export type Handle = (request: Request) => Promise<Response>;
 
 /** Seconds a refused client should wait at least: work in flight ends within milliseconds, so one second. */
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
@@ -77,25 +76,25 @@ export function checkConcurrency(options: ConcurrencyOptions): Checked {
 export function shedding(
   options: ConcurrencyOptions,
   next: Handle,
-  isExempt: (request: Request, bindings: AdapterBindings | undefined) => boolean,
-  refuse: (request: Request, bindings: AdapterBindings | undefined, error: ApiError) => Response,
+  isExempt: (request: Request) => boolean,
+  refuse: (request: Request, error: ApiError) => Response,
 ): Handle {
   const checked = checkConcurrency(options);
   const { limit, onShed } = checked;
   const retryAfter = retryAfterPolicy(checked);
   let inFlight = 0;
   const leave = () => void inFlight--;
-  return (request, bindings) => {
+  return (request) => {
     if (inFlight >= limit) {
-      if (isExempt(request, bindings)) return next(request, bindings);
+      if (isExempt(request)) return next(request);
       onShed?.(request);
-      return Promise.resolve(refuse(request, bindings, retryAfter.refused()));
+      return Promise.resolve(refuse(request, retryAfter.refused()));
     }
     inFlight++;
     retryAfter.served++;
     let served: Promise<Response>;
     try {
-      served = next(request, bindings);
+      served = next(request);
     } catch (error) {
       inFlight--;
       throw error;

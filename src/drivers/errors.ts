@@ -5,7 +5,8 @@
  */
 
 // SQLSTATE classes: 08 connection exception, 57P01-57P03 shutdown / cannot connect now,
-// 53300 too many connections, 57014 statement timeout (a slow database, answered as busy).
+// 53300 too many connections, 57014 statement timeout; pg's `query_timeout` ("Query read timeout"):
+// a slow database, answered as busy.
 const UNAVAILABLE_SQLSTATE = /^(?:08...|57P0[123]|53300|57014)$/;
 const UNAVAILABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'EAI_AGAIN']);
 const UNAVAILABLE_MESSAGE =
