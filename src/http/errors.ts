@@ -21,6 +21,7 @@ export const ErrorCode = {
   internalError: 'internal_error',
   serviceUnavailable: 'service_unavailable',
   rateLimited: 'rate_limited',
+  bodyAlreadyParsed: 'body_already_parsed',
 } as const;
 
 /** One of the documented Error `code` values. */
