@@ -1,6 +1,6 @@
 // `petstore-router/fastify`: the store as a Fastify 5 plugin. Only Fastify's types are imported
 // (an optional peer), never Fastify itself: the host app passes its own instance in.
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
 import type { PetStore } from 'petstore-router';
 import { createNodeHandler } from 'petstore-router/node';
 import { bodyAlreadyParsedAnswer } from './parsed-body.js';
@@ -38,12 +38,15 @@ export interface PetStorePluginOptions {
  * await app.listen({ port: 8080 })   // GET http://localhost:8080/api/v1/pets
  * ```
  */
-export const petStorePlugin: FastifyPluginAsync<PetStorePluginOptions> = async (scope, options) => {
+export const petStorePlugin: FastifyPluginCallback<PetStorePluginOptions> = (scope, options, done) => {
   const store = (options as Partial<PetStorePluginOptions> | undefined)?.store;
   if (typeof store?.fetch !== 'function' || typeof store.basePath !== 'string') {
-    throw new TypeError('petstore-router/fastify: options.store is required: app.register(petStorePlugin, { store: createPetStore(...) })');
+    return done(
+      new TypeError('petstore-router/fastify: options.store is required: app.register(petStorePlugin, { store: createPetStore(...) })'),
+    );
   }
   const path = routePath(store.basePath, scope.prefix);
+  if (path instanceof Error) return done(path);
   const parsedBody = bodyAlreadyParsedAnswer(
     'a hook of the Fastify app',
     "don't read the body in hooks that run for the store's routes; the plugin reads it raw itself",
@@ -60,12 +63,13 @@ export const petStorePlugin: FastifyPluginAsync<PetStorePluginOptions> = async (
   };
   scope.all(path === '' && scope.prefix === '' ? '/' : path, handler);
   scope.all(`${path}/*`, handler);
+  done();
 };
 
 /** The base path under the plugin's prefix (`/v1` for `/api/v1` under `/api`). */
-function routePath(basePath: string, prefix: string): string {
+function routePath(basePath: string, prefix: string): string | TypeError {
   if (prefix === '' || basePath === prefix || basePath.startsWith(`${prefix}/`)) return basePath.slice(prefix.length);
-  throw new TypeError(
+  return new TypeError(
     `petstore-router/fastify: registered with prefix ${JSON.stringify(prefix)}, but the store's basePath ${JSON.stringify(basePath)} is not under it: ` +
       `create the store with basePath: ${JSON.stringify(prefix + basePath)} (the store writes Location and Link from it)`,
   );

@@ -29,8 +29,11 @@ export async function selfTest(origin: string, key: string, host: string): Promi
   if (docs.status !== 200) problems.push(`GET /api/v1/docs -> ${docs.status}`);
   const other = await fetch(`${origin}/api/elsewhere`, { signal: signal() });
   const body = (await other.json().catch(() => ({}))) as { host?: string };
-  if (other.status !== 404 || body.host !== host) problems.push(`GET /api/elsewhere -> ${other.status} from ${body.host ?? 'not the host'}`);
-  console.log(`self-test: created ${ids.join(', ')}; next page ${next}; docs ${docs.status}; /api/elsewhere ${other.status} from ${body.host}` +
-    (problems.length ? `; FAILED: ${problems.join('; ')}` : ''));
+  if (other.status !== 404 || body.host !== host)
+    problems.push(`GET /api/elsewhere -> ${other.status} from ${body.host ?? 'not the host'}`);
+  console.log(
+    `self-test: created ${ids.join(', ')}; next page ${next}; docs ${docs.status}; /api/elsewhere ${other.status} from ${body.host}` +
+      (problems.length ? `; FAILED: ${problems.join('; ')}` : ''),
+  );
   return problems.length === 0 ? 0 : 1;
 }

@@ -138,7 +138,10 @@ for (const [label, parser] of [
         const body = await res.json();
         assert.is(body.code, 'body_already_parsed');
         assert.is(body.status, 500);
-        assert.match(body.message, /already read by a body parser mounted before petStoreExpress \(express\.json\(\).*mount petStoreExpress\(store\) before body parsers/);
+        assert.match(
+          body.message,
+          /already read by a body parser mounted before petStoreExpress \(express\.json\(\).*mount petStoreExpress\(store\) before body parsers/,
+        );
       }
       // A request without a body is not affected by the parser.
       assert.is((await get(`${server.origin}/api/v1/pets`, { headers: auth })).status, 200);

@@ -13,7 +13,15 @@ import * as assert from 'uvu/assert';
 // request, "try it" reaching /api/v1/pets through the document's relative server.
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const KEY = 'mounting-key-0123456789';
 const EXAMPLES = ['express', 'hono', 'fastify', 'node'];
 
@@ -28,13 +36,15 @@ function startExample(name: string): { child: ChildProcess; origin: Promise<stri
   });
   let out = '';
   let err = '';
-  child.stderr!.on('data', (c) => (err += c));
+  child.stderr.on('data', (c) => (err += c));
   const origin = new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${name}: no listening line; stderr: ${err}`)), 60_000);
-    child.stdout!.on('data', (c) => {
+    child.stdout.on('data', (c) => {
       out += c;
       const m = /^listening on (http:\/\/[^/\s]+)\/api\/v1$/m.exec(out);
-      if (m) clearTimeout(timer), resolve(m[1]!);
+      if (!m) return;
+      clearTimeout(timer);
+      resolve(m[1]!);
     });
     child.once('exit', (code) => reject(new Error(`${name} exited (${code}); stderr: ${err}`)));
   });
@@ -53,7 +63,13 @@ let browser: Browser | undefined;
 test.before(async () => {
   if (!existsSync(CHROMIUM)) return;
   const dir = mkdtempSync(join(tmpdir(), 'petstore-mounting-'));
-  browser = await puppeteer.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS, userDataDir: join(dir, 'profile'), timeout: 60_000 });
+  browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: FLAGS,
+    userDataDir: join(dir, 'profile'),
+    timeout: 60_000,
+  });
 });
 test.after(async () => {
   await browser?.close();
@@ -108,10 +124,17 @@ for (const name of EXAMPLES) {
         const status = '#operations-pets-listPets .live-responses-table tr.response .response-col_status';
         await page.waitForSelector(status);
         assert.is(await page.$eval(status, (n) => n.textContent?.trim()), '200');
-        const paths = requests.map((url) => new URL(url)).filter((url) => url.protocol === 'http:').map((url) => url.pathname);
-        for (const path of ['/api/v1/docs/swagger-ui-bundle.js', '/api/v1/openapi.json', '/api/v1/pets']) assert.ok(paths.includes(path), `requested ${path}: ${paths.join(' ')}`);
+        const paths = requests
+          .map((url) => new URL(url))
+          .filter((url) => url.protocol === 'http:')
+          .map((url) => url.pathname);
+        for (const path of ['/api/v1/docs/swagger-ui-bundle.js', '/api/v1/openapi.json', '/api/v1/pets'])
+          assert.ok(paths.includes(path), `requested ${path}: ${paths.join(' ')}`);
         assert.equal(failed, [], 'no failed request');
-        assert.ok(requests.every((url) => url.startsWith(`${origin}/`) || /^(data|blob):/.test(url)), 'nothing off-origin');
+        assert.ok(
+          requests.every((url) => url.startsWith(`${origin}/`) || /^(data|blob):/.test(url)),
+          'nothing off-origin',
+        );
       } finally {
         await page.close();
       }

@@ -26,7 +26,8 @@ export function withIndex(handler: FetchHandler, basePath: string, docs: boolean
   const html = indexHtml(links);
   return {
     fetch(request, bindings) {
-      if ((request.method !== 'GET' && request.method !== 'HEAD') || new URL(request.url).pathname !== '/') return handler.fetch(request, bindings);
+      if ((request.method !== 'GET' && request.method !== 'HEAD') || new URL(request.url).pathname !== '/')
+        return handler.fetch(request, bindings);
       const wantsHtml = /\btext\/html\b/.test(request.headers.get('accept') ?? '');
       const headers = { 'content-type': wantsHtml ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8', link, vary: 'accept' };
       return new Response(request.method === 'HEAD' ? null : wantsHtml ? html : json, { status: 200, headers });

@@ -14,8 +14,8 @@ const db = await createPGliteDatabase();
 const store = createPetStore({ db, keys: [key], basePath: '/api/v1', docs: apiReference() });
 
 const app = Fastify();
-app.post('/api/echo', async (request) => request.body); // the host's own route, Fastify's JSON parser
-app.setNotFoundHandler(async (_request, reply) => reply.code(404).send({ host: 'fastify', error: 'not found' }));
+app.post('/api/echo', (request, reply) => reply.send(request.body)); // the host's own route, Fastify's JSON parser
+app.setNotFoundHandler((_request, reply) => reply.code(404).send({ host: 'fastify', error: 'not found' }));
 // The prefix is the start of the store's base path; the plugin serves `/api/v1` and below.
 await app.register(petStorePlugin, { store, prefix: '/api' });
 

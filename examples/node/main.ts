@@ -19,7 +19,8 @@ const server = createServer((req, res) => {
   const path = (req.url ?? '/').split('?', 1)[0]!;
   // The store's requests: its base path and below (`/api/v10` is not below `/api/v1`).
   if (path === store.basePath || path.startsWith(`${store.basePath}/`)) return petStore(req, res);
-  if (req.method === 'GET' && path === '/api/status') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+  if (req.method === 'GET' && path === '/api/status')
+    return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
   res.writeHead(404, { 'content-type': 'application/json' }).end('{"host":"node","error":"not found"}'); // the host's own 404
 });
 server.listen(Number(process.env.PORT ?? 0), '127.0.0.1');

@@ -70,7 +70,6 @@ export function defaultServers(): OpenApiServer[] {
  * ```
  */
 export function openApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
-  const basePath = (options.basePath ?? '/v1').replace(/\/+$/, '');
   const deprecatedAt = options.deprecatedAt ?? DEFAULT_DEPRECATED_AT;
   const sunsetAt = options.sunsetAt ?? DEFAULT_SUNSET_AT;
   const routeHeaders = (successorPath: string, successor: string) => deprecationHeaders(deprecatedAt, sunsetAt, successorPath, successor);
