@@ -25,9 +25,8 @@ export function withIndex(handler: FetchHandler, basePath: string, docs: boolean
   const json = JSON.stringify({ name: 'petstore-router', api: base, ...links });
   const html = indexHtml(links);
   return {
-    fetch(request, bindings) {
-      if ((request.method !== 'GET' && request.method !== 'HEAD') || new URL(request.url).pathname !== '/')
-        return handler.fetch(request, bindings);
+    fetch(request) {
+      if ((request.method !== 'GET' && request.method !== 'HEAD') || new URL(request.url).pathname !== '/') return handler.fetch(request);
       const wantsHtml = /\btext\/html\b/.test(request.headers.get('accept') ?? '');
       const headers = { 'content-type': wantsHtml ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8', link, vary: 'accept' };
       return new Response(request.method === 'HEAD' ? null : wantsHtml ? html : json, { status: 200, headers });
