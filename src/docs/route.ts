@@ -30,12 +30,13 @@ export function docsRoutes(reference: ApiReference): RouteDefinition[] {
       operationId: 'getApiReference',
       description: 'The API reference page (HTML).',
       responses: { '200': { description: 'The page.', body: { type: 'string' }, mediaType: 'text/html' } },
-      handler: async ({ url }) => {
-        // The router also matches `/docs/`, where the page's relative URLs would miss.
-        const redirect = trailingSlashRedirect(url.pathname, DOCS_PATH);
-        if (redirect) return redirect;
+      handler: ({ url }) => {
         page ??= reference.page(pageUrls(DOCS_PATH, DOCUMENT_PATH));
-        return plainResponse(200, page, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
+        // The router also matches `/docs/`, where the page's relative URLs would miss.
+        const answer =
+          trailingSlashRedirect(url.pathname, DOCS_PATH) ??
+          plainResponse(200, page, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
+        return Promise.resolve(answer);
       },
     }),
     defineRoute({
