@@ -1,3 +1,4 @@
+import type { Kysely } from 'kysely';
 import type { StoreContext } from './context.js';
 import type { ReplicaStatus } from '../drivers/read-view.js';
 import { RETRY_AFTER_SECONDS } from '../errors.js';
@@ -12,6 +13,14 @@ export interface HealthOptions {
    * answers 503 `fail`, so a load balancer stops sending new requests while in-flight ones finish.
    */
   draining?: () => boolean;
+  /**
+   * A database of its own for the health query, such as a one-connection pool on the same
+   * PostgreSQL (`createPostgresDatabase({ connectionString, max: 1 }, { migrate: false })`), so a
+   * probe never waits behind API requests for a connection of the store's pool. Its owner closes it.
+   * @default the store's `db`
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any schema: only `select 1` runs on it
+  db?: Kysely<any>;
 }
 
 export const HEALTH_PATH = '/health';
@@ -25,17 +34,18 @@ const HEADERS = { 'content-type': 'application/health+json', 'cache-control': 'n
 /**
  * `GET {basePath}/health` (and HEAD), answered without a key (draft-inadarei-api-health-check):
  * 200 `pass` when the database answers a trivial query within 1 s, else 503 `fail` with
- * Retry-After. The query is a read (with read replicas: the primary's WAL position, then a replica
- * or the primary). Each read replica is listed under `replica:lag`; one that is skipped makes the
- * answer 200 `warn` (its reads run on the primary, so the API works). Probes arriving while a query is out share it, so a hung database never collects
- * one stuck query per probe. The body names no host, SQL or error text.
+ * Retry-After. Without a health database of its own (`options.db`) the query is a read (with read
+ * replicas: the primary's WAL position, then a replica or the primary). Each read replica is listed
+ * under `replica:lag`; one that is skipped makes the answer 200 `warn` (its reads run on the
+ * primary, so the API works). Probes arriving while a query is out share it, so a hung database
+ * never collects one stuck query per probe. The body names no host, SQL or error text.
  */
 export function healthRoute(store: StoreContext, options: HealthOptions = {}): RouteDefinition {
   // The query itself is shared (not a probe's race against its timer): a probe that gave up after
   // 1 s leaves the query to the next probes instead of starting another one beside it.
   let inFlight: Promise<DatabaseCheck> | undefined;
   const checkDatabase = () => {
-    inFlight ??= query(store).finally(() => (inFlight = undefined));
+    inFlight ??= query(options.db ?? store.reads.db).finally(() => (inFlight = undefined));
     return bounded(inFlight);
   };
   return defineRoute({
@@ -86,9 +96,10 @@ function replicaCheck(replica: ReplicaStatus, index: number, time: string): obje
 }
 
 /** The trivial query, timed; never rejects. */
-function query(store: StoreContext): Promise<DatabaseCheck> {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any schema: only `select 1` runs on it
+function query(db: Kysely<any>): Promise<DatabaseCheck> {
   const started = performance.now();
-  return pingDatabase(store.reads.db).then(
+  return pingDatabase(db).then(
     (): DatabaseCheck => ({ status: 'pass', ms: Math.round((performance.now() - started) * 10) / 10 }),
     (): DatabaseCheck => ({ status: 'fail', output: 'the database is unavailable' }),
   );

@@ -5,7 +5,8 @@ import type { DatabaseWithReadSide, ReadSide } from '../read-view.js';
 import type { DatabaseWithStatements, StatementRunner } from '../statements.js';
 import { borrowedPool, lender, ownPool, statementPool } from './pool.js';
 import { poolStatementRunner } from './pool-runner.js';
-import { DEFAULT_STATEMENT_TIMEOUT_MS, timeoutConfig } from './timeout.js';
+import { boundConfig, checkMaxWait } from './partition.js';
+import { timeoutConfig } from './timeout.js';
 import { withReadReplicas } from './with-replicas.js';
 
 /** What `createPostgresDatabase` connects to: a URL, a pool config, or a `pg.Pool` you own. */
@@ -17,6 +18,7 @@ export type ReplicaSource = string | pg.PoolConfig;
 /** The driver's options (checked by `createPostgresDatabase`). */
 export interface OpenOptions {
   preparedStatements?: boolean;
+  maxWaitMs?: number;
   readReplicas?: readonly ReplicaSource[];
   maxReplicaLagMs?: number;
 }
@@ -72,12 +74,14 @@ export class PostgresDatabase<DB> extends Kysely<DB> implements DatabaseWithStat
  */
 export function openPostgres<DB>(source: PostgresSource, options: OpenOptions): Kysely<DB> {
   checkReplicaOptions(source, options);
+  const maxWaitMs = checkMaxWait(options.maxWaitMs);
   if (source instanceof pg.Pool) {
     return new Kysely<DB>({ dialect: new PostgresDialect({ pool: borrowedPool(source) }) });
   }
   const { statement_timeout: timeout, ...config } = typeof source === 'string' ? { connectionString: source } : source;
-  const timeoutMs = timeout === false ? 0 : (timeout ?? DEFAULT_STATEMENT_TIMEOUT_MS);
-  const pool = ownPool({ ...timeoutConfig(timeoutMs), ...config });
+  // The statement timeout is the statement part of the partition bound unless the config sets one.
+  const timeoutMs = timeout === false ? 0 : (timeout ?? maxWaitMs);
+  const pool = ownPool({ ...boundConfig(maxWaitMs), ...timeoutConfig(timeoutMs), ...config });
   const lend = lender(pool, { naming: options.preparedStatements !== false });
   const kyselyPool = statementPool(pool, lend);
   const replicas = withReadReplicas<DB>(options.readReplicas ?? [], config, lend, {
