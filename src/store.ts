@@ -3,7 +3,7 @@ import { StoreBindings, type createBindings } from './bindings.js';
 import type { StoreContext } from './context.js';
 import { attachStatementRunner, statementRunnerOf } from './drivers/statement-runner.js';
 import { DEFAULT_DEPRECATED_AT, DEFAULT_SUNSET_AT } from './deprecation.js';
-import { type KeysOption, createAuthenticator } from './http/auth.js';
+import { createAuthenticator } from './http/auth.js';
 import { type CorsOptions, createCors } from './http/cors.js';
 import type { ErrorContext, OnResponse } from './http/on-response.js';
 import { createPipeline } from './http/pipeline.js';
@@ -17,6 +17,7 @@ import { routes } from './routes/table.js';
 import type { Database } from './storage/database.js';
 import { DEFAULT_IDEMPOTENCY_TTL_MS } from './storage/idempotency.js';
 import { checkSchemaName } from './storage/schema-name.js';
+import { type KeysInput, checkOptions } from './options.js';
 
 /** Options of {@link createPetStore}. */
 export interface PetStoreOptions {
@@ -40,9 +41,14 @@ export interface PetStoreOptions {
   schema?: string;
   /**
    * Accepted API keys: plain keys or `sha256:<hex>` digests, or an async verifier
-   * `(key, request) => boolean`. Several keys may be valid at once, for rotation.
+   * `(key, request) => boolean`. Several keys may be valid at once, for rotation. One key alone
+   * (a string) is the same as a list of that key.
+   * @example
+   * ```ts
+   * createPetStore({ db, keys: [process.env.API_KEY!, 'sha256:<hex of the previous key>'] })
+   * ```
    */
-  keys: KeysOption;
+  keys: KeysInput;
   /**
    * Path prefix of every operation. `''` serves at the root.
    * @default '/v1'
@@ -192,10 +198,8 @@ export interface PetStore {
  * console.log(res.status, await res.json()) // 200 []
  * ```
  */
-export function createPetStore(options: PetStoreOptions): PetStore {
-  if (!options || typeof options !== 'object') throw new TypeError('petstore-router: createPetStore needs an options object');
-  if (!options.db) throw new TypeError('petstore-router: options.db (a Kysely instance) is required');
-  if (options.keys === undefined) throw new TypeError('petstore-router: options.keys is required');
+export function createPetStore(given: PetStoreOptions): PetStore {
+  const options = checkOptions(given);
   const db = options.db as Kysely<Database>;
   const store: StoreContext = {
     // Every statement of the store is built by Kysely's query builder, so WithSchemaPlugin
@@ -249,7 +253,7 @@ function inSchema(db: Kysely<Database>, schema: string): Kysely<Database> {
   return scoped;
 }
 
-function openApiServers({ openapi }: PetStoreOptions): OpenApiServer[] | undefined {
+function openApiServers({ openapi }: Pick<PetStoreOptions, 'openapi'>): OpenApiServer[] | undefined {
   return typeof openapi === 'object' && openapi !== null ? openapi.servers : undefined;
 }
 

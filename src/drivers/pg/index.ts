@@ -5,6 +5,7 @@ import pg from 'pg';
 import type { Database } from '../../storage/database.js';
 import { migrateOrDestroy } from '../../storage/migrate.js';
 import { attachStatementRunner } from '../statement-runner.js';
+import { checkPostgresArguments } from './arguments.js';
 import { borrowedPool, lender, ownPool, statementPool } from './pool.js';
 import { poolStatementRunner } from './pool-runner.js';
 import { Watchdog } from './watchdog.js';
@@ -49,10 +50,15 @@ const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;
  * const pooled = await createPostgresDatabase(process.env.POOLED_URL!, { preparedStatements: false })
  * ```
  */
-export async function createPostgresDatabase(
+export function createPostgresDatabase(
   source: string | pg.PoolConfig | pg.Pool,
   options: PostgresDatabaseOptions = {},
 ): Promise<Kysely<Database>> {
+  checkPostgresArguments(source, options); // synchronously: a wrong source throws here, before any connection
+  return openPostgresDatabase(source, options);
+}
+
+async function openPostgresDatabase(source: string | pg.PoolConfig | pg.Pool, options: PostgresDatabaseOptions): Promise<Kysely<Database>> {
   if (source instanceof pg.Pool) {
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: borrowedPool(source) }) });
     return options.migrate === false ? db : migrateOrDestroy(db);

@@ -3,6 +3,7 @@ import { PGlite, types } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect } from 'kysely';
 import type { Database } from '../../storage/database.js';
 import { migrateOrDestroy } from '../../storage/migrate.js';
+import { checkPGliteOptions } from './arguments.js';
 import { view } from './view.js';
 
 /** Options of {@link createPGliteDatabase}. */
@@ -34,10 +35,12 @@ export interface PGliteDatabaseOptions {
  * const disk = await createPGliteDatabase({ dataDir: './data' }) // persistent
  * ```
  */
-export async function createPGliteDatabase(options: PGliteDatabaseOptions = {}): Promise<Kysely<Database>> {
-  if (options.pglite && options.dataDir !== undefined) {
-    throw new TypeError('petstore-router: pass either pglite or dataDir to createPGliteDatabase, not both');
-  }
+export function createPGliteDatabase(options: PGliteDatabaseOptions = {}): Promise<Kysely<Database>> {
+  checkPGliteOptions(options); // synchronously: a wrong option throws here, before PGlite starts
+  return openPGliteDatabase(options);
+}
+
+async function openPGliteDatabase(options: PGliteDatabaseOptions): Promise<Kysely<Database>> {
   const db = options.pglite ? pgliteKysely(options.pglite, false) : pgliteKysely(newPGlite({ dataDir: options.dataDir }), true);
   return options.migrate === false ? opened(db) : migrateOrDestroy(db);
 }
