@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { StoreBindings, type createBindings } from './bindings.js';
 import type { StoreContext } from './context.js';
 import { attachStatementRunner, statementRunnerOf } from './drivers/statement-runner.js';
+import { databaseFailureOf } from './drivers/failure.js';
 import { DEFAULT_DEPRECATED_AT, DEFAULT_SUNSET_AT } from './deprecation.js';
 import { createAuthenticator } from './http/auth.js';
 import { type CorsOptions, createCors } from './http/cors.js';
@@ -119,7 +120,8 @@ export interface PetStoreOptions {
   /**
    * Called with every error answered as 500 or 503 (the client sees a masked message), and with
    * whatever `onResponse` throws; `context.requestId` is the answer's `X-Request-Id`.
-   * @default logs to console.error, with the request id
+   * @default logs to console.error, with the request id; except the 503s of a store whose
+   * database was closed (`database_closed`), which are expected and not logged
    */
   onError?: (error: unknown, request: Request, context: ErrorContext) => void;
   /**
@@ -266,6 +268,9 @@ function normaliseBasePath(path: string): string {
 }
 
 function defaultOnError(error: unknown, request: Request, context?: ErrorContext): void {
+  // A store whose database was closed (db.destroy(), a test store's close()) is shut down, not
+  // failing: its 503s are expected, so they are not logged.
+  if (databaseFailureOf(error) === 'closed') return;
   const id = context ? ` (request ${context.requestId})` : '';
   console.error(`petstore-router: ${request.method} ${new URL(request.url).pathname} failed${id}:`, error);
 }

@@ -20,6 +20,8 @@ export const ErrorCode = {
   headerFieldsTooLarge: 'header_fields_too_large',
   internalError: 'internal_error',
   serviceUnavailable: 'service_unavailable',
+  databaseNotMigrated: 'database_not_migrated',
+  databaseClosed: 'database_closed',
   rateLimited: 'rate_limited',
 } as const;
 

@@ -172,8 +172,9 @@ export const errorKinds = {
   InternalError: { status: 500, codes: [ErrorCode.internalError], description: 'Server failure (the message is masked).' },
   ServiceUnavailable: {
     status: 503,
-    codes: [ErrorCode.serviceUnavailable],
-    description: 'The database cannot be reached; retry later.',
+    codes: [ErrorCode.serviceUnavailable, ErrorCode.databaseNotMigrated, ErrorCode.databaseClosed],
+    description:
+      'The database cannot be reached (`service_unavailable`; retry later), is not migrated (`database_not_migrated`), or was closed under the store (`database_closed`).',
     headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
   },
 } satisfies Record<string, ErrorKind>;

@@ -1,5 +1,7 @@
 import type { StoreContext } from '../context.js';
 import { type JsonAnswer, RETRY_AFTER_SECONDS, jsonResponse } from '../http/respond.js';
+import { databaseFailureOf } from '../drivers/failure.js';
+import { CLOSED_MESSAGE, NOT_MIGRATED_MESSAGE } from '../http/database-failure.js';
 import { pingDatabase } from '../storage/health.js';
 import { type RouteDefinition, defineRoute } from './define.js';
 
@@ -69,8 +71,14 @@ function query(store: StoreContext): Promise<DatabaseCheck> {
   const started = performance.now();
   return pingDatabase(store.db).then(
     (): DatabaseCheck => ({ status: 'pass', ms: Math.round((performance.now() - started) * 10) / 10 }),
-    (): DatabaseCheck => ({ status: 'fail', output: 'the database is unavailable' }),
+    (error: unknown): DatabaseCheck => ({ status: 'fail', output: failureOutput(error) }),
   );
+}
+
+/** What a failed check says: not migrated and closed say so and what to do, anything else is unavailable. */
+function failureOutput(error: unknown): string {
+  const failure = databaseFailureOf(error);
+  return failure === 'not_migrated' ? NOT_MIGRATED_MESSAGE : failure === 'closed' ? CLOSED_MESSAGE : 'the database is unavailable';
 }
 
 /** `check`, or a fail once this probe has waited DATABASE_BOUND_MS for it. */
