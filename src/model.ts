@@ -1,12 +1,14 @@
 /**
- * The API's resource types, as users of the library see them. int64 fields are `bigint` so
- * every value of the range is exact.
+ * The store-side types: what the library's own functions take and return (`addOrder`, `seed`),
+ * with int64 fields as `bigint` so every value of the range is exact. Named `Stored*` in the
+ * package. What a client receives over HTTP (`await res.json()`: numbers) are the wire types of
+ * wire.ts (`Pet`, `Order`, `NewPet`); README's "Types" section says which is which.
  */
 
 export type PetStatus = 'available' | 'pending' | 'sold';
 
-/** A pet as returned by the API. */
-export interface Pet {
+/** A pet as the library returns it (`seed`): int64 fields exact as `bigint`. Over HTTP: `Pet` (wire.ts). */
+export interface StoredPet {
   id: bigint;
   name: string;
   categoryId: bigint;
@@ -29,8 +31,8 @@ export interface PetRecord {
   status: PetStatus;
 }
 
-/** The body of `POST /pets`, after validation. */
-export interface NewPet {
+/** The body of `POST /pets`, after validation (int64 as `bigint`). */
+export interface NewStoredPet {
   name: string;
   categoryId: bigint;
   status?: PetStatus;
@@ -38,8 +40,8 @@ export interface NewPet {
 
 export type OrderStatus = 'placed' | 'approved' | 'delivered';
 
-/** An order of the store area. */
-export interface Order {
+/** An order as the library returns it (`addOrder`, `seed`): int64 exact as `bigint`. Over HTTP: `Order` (wire.ts). */
+export interface StoredOrder {
   id: bigint;
   petId: bigint;
   quantity: number;
@@ -48,8 +50,8 @@ export interface Order {
   complete: boolean;
 }
 
-/** Input of `addOrder`. */
-export interface NewOrder {
+/** Input of `addOrder`: int64 as `bigint`. */
+export interface NewStoredOrder {
   petId: bigint;
   quantity: number;
   shipDate?: Date;

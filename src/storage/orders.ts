@@ -1,14 +1,14 @@
 import type { Kysely } from 'kysely';
 import * as v from 'valibot';
 import { ApiError, ErrorCode } from '../http/errors.js';
-import type { NewOrder, Order, Page } from '../model.js';
+import type { NewStoredOrder, Page, StoredOrder } from '../model.js';
 import { NewOrderSchema } from '../schemas/order.js';
 import { validate } from '../schemas/issues.js';
 import type { Database, OrderRow } from './database.js';
 import { toBigInt } from './int8.js';
 
-function toOrder(row: OrderRow): Order {
-  const order: Order = {
+function toOrder(row: OrderRow): StoredOrder {
+  const order: StoredOrder = {
     id: toBigInt(row.id),
     petId: toBigInt(row.pet_id),
     quantity: row.quantity,
@@ -31,7 +31,7 @@ const FOREIGN_KEY_VIOLATION = '23503';
  * const order = await addOrder(db, { petId: 1n, quantity: 2, status: 'approved' })
  * ```
  */
-export async function addOrder(db: Kysely<Database>, input: NewOrder): Promise<Order> {
+export async function addOrder(db: Kysely<Database>, input: NewStoredOrder): Promise<StoredOrder> {
   const order: v.InferOutput<typeof NewOrderSchema> = validate(NewOrderSchema, input);
   try {
     const row = await db
@@ -55,7 +55,7 @@ export async function addOrder(db: Kysely<Database>, input: NewOrder): Promise<O
 }
 
 /** One page of orders ordered by id (primary-key range scan). */
-export async function listOrders(db: Kysely<Database>, params: { limit: number; afterId?: bigint }): Promise<Page<Order>> {
+export async function listOrders(db: Kysely<Database>, params: { limit: number; afterId?: bigint }): Promise<Page<StoredOrder>> {
   let query = db.selectFrom('petstore_orders').selectAll();
   if (params.afterId !== undefined) query = query.where('id', '>', params.afterId);
   // No signal: see storage/pets.ts.

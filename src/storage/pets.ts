@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { NewPet, Page, PetRecord, PetStatus } from '../model.js';
+import type { NewStoredPet, Page, PetRecord, PetStatus } from '../model.js';
 import type { Database } from './database.js';
 import { PAGE_ROWS, pageRows } from './page-rows.js';
 import { defineStatement, type Statement } from './statement.js';
@@ -71,7 +71,7 @@ const listByStatusAfter = pageStatements<[status: PetStatus, afterId: bigint]>('
 });
 
 /** Inserts a pet; one round trip (`insert ... returning`). */
-export function insertPet(db: Kysely<Database>, pet: NewPet): Promise<PetRecord> {
+export function insertPet(db: Kysely<Database>, pet: NewStoredPet): Promise<PetRecord> {
   return insertPetStatement.run(db, pet.name, pet.categoryId, pet.status ?? 'available').then(insertedRow);
 }
 

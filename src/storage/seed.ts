@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { Order, OrderStatus, Pet, PetStatus } from '../model.js';
+import type { OrderStatus, PetStatus, StoredOrder, StoredPet } from '../model.js';
 import type { Database } from './database.js';
 import { toBigInt } from './int8.js';
 import * as v from 'valibot';
@@ -39,8 +39,8 @@ export interface SeedData {
 
 /** The rows inserted, in the order given, as the API types (int64 as exact `bigint`). */
 export interface Seeded {
-  pets: Pet[];
-  orders: Order[];
+  pets: StoredPet[];
+  orders: StoredOrder[];
 }
 
 /**
@@ -89,7 +89,7 @@ export async function seed(db: Kysely<Database> | Kysely<any>, data: SeedData, o
     if (orders.length > 0) {
       const rows = await tx.insertInto('petstore_orders').values(orders).returningAll().execute();
       seeded.orders = rows.map((r) => {
-        const order: Order = {
+        const order: StoredOrder = {
           id: toBigInt(r.id),
           petId: toBigInt(r.pet_id),
           quantity: r.quantity,
