@@ -10,11 +10,13 @@ import { createTestStore } from 'petstore-router/testing';
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 const wirePetId: Equal<Pet['id'], number> = true;
 const wireCategoryId: Equal<Pet['categoryId'], number> = true;
-const wireOrderIds: Equal<Order['id'] | Order['petId'], number> = true;
+const wireOrderId: Equal<Order['id'], number> = true;
+const wireOrderPetId: Equal<Order['petId'], number> = true;
 const wireShipDate: Equal<Order['shipDate'], string | undefined> = true;
 const newPetCategory: Equal<NewPet['categoryId'], number> = true;
-const storedIds: Equal<StoredPet['id'] | StoredOrder['id'] | StoredOrder['petId'], bigint> = true;
-void [wirePetId, wireCategoryId, wireOrderIds, wireShipDate, newPetCategory, storedIds];
+const storedPetId: Equal<StoredPet['id'], bigint> = true;
+const storedOrderIds: Equal<[StoredOrder['id'], StoredOrder['petId']], [bigint, bigint]> = true;
+void [wirePetId, wireCategoryId, wireOrderId, wireOrderPetId, wireShipDate, newPetCategory, storedPetId, storedOrderIds];
 
 /** The JavaScript type of each property, as a body was received. */
 const shape = (body: object) => Object.fromEntries(Object.entries(body).map(([k, v]) => [k, typeof v]));
