@@ -24,7 +24,8 @@ const HEADERS = { 'content-type': 'application/health+json', 'cache-control': 'n
 
 /**
  * `GET {basePath}/health` (and HEAD), answered without a key (draft-inadarei-api-health-check):
- * 200 `pass` when the database answers a trivial query within 1 s, else 503 `fail` with
+ * 200 `pass` when the database answers a query naming every table of ours within 1 s (so a
+ * database that is not migrated fails, saying how to migrate), else 503 `fail` with
  * Retry-After. Probes arriving while a query is out share it, so a hung database never collects
  * one stuck query per probe. The body names no host, SQL or error text.
  */
@@ -66,7 +67,7 @@ export function healthRoute(store: StoreContext, options: HealthOptions = {}): R
 
 type DatabaseCheck = { status: 'pass'; ms: number } | { status: 'fail'; output: string };
 
-/** The trivial query, timed; never rejects. */
+/** The health query, timed; never rejects. */
 function query(store: StoreContext): Promise<DatabaseCheck> {
   const started = performance.now();
   return pingDatabase(store.db).then(
