@@ -11,9 +11,10 @@ import { type TestFetch, fetchLike } from './testing/fetch.js';
 import { optionError } from './option-value.js';
 import type { KeysInput } from './options.js';
 import { schemaKysely } from './testing/schema-view.js';
-import { type SeedData, type Seeded, seed } from './storage/seed.js';
+import type { SeedData, Seeded } from './storage/seed.js';
+import { seed } from './testing/seed.js';
 
-export { seed } from './storage/seed.js';
+export { seed } from './testing/seed.js';
 export { TEST_ORIGIN } from './testing/fetch.js';
 export type { TestFetch } from './testing/fetch.js';
 export type { Int64Input, SeedData, SeedOrder, SeedPet, Seeded } from './storage/seed.js';
