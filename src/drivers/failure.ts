@@ -14,7 +14,7 @@ const UNDEFINED_TABLE = '42P01';
 const INVALID_SCHEMA_NAME = '3F000';
 // The relation as PostgreSQL names it in the message, schema-qualified or not: `relation "s.petstore_pets"`.
 const OUR_RELATION = /relation "(?:[^"]*\.)?petstore_[a-z_]*" does not exist/;
-const CLOSED_MESSAGE =
+const CLOSED_ERROR =
   /driver has already been destroyed|PGlite is closed|PGlite instance is already closed|Cannot use a pool after calling end/i;
 
 /** The kind of database failure `error` (or its cause chain) is, or undefined for any other error. */
@@ -23,7 +23,7 @@ export function databaseFailureOf(error: unknown): DatabaseFailure | undefined {
     const { code, message } = e as { code?: unknown; message?: unknown };
     if (typeof message !== 'string') continue;
     if ((code === UNDEFINED_TABLE && OUR_RELATION.test(message)) || code === INVALID_SCHEMA_NAME) return 'not_migrated';
-    if (CLOSED_MESSAGE.test(message)) return 'closed';
+    if (CLOSED_ERROR.test(message)) return 'closed';
   }
   return undefined;
 }
