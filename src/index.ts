@@ -2,27 +2,28 @@
 // `petstore-router/pg`, so importing this entry never loads WASM or `pg`.
 export { createPetStore } from './store.js';
 export type { PetStore, PetStoreOptions } from './store.js';
-export type { KeysOption } from './http/auth.js';
-export type { RateLimitOptions } from './http/rate-limit.js';
+export type { KeysOption } from './pipeline/auth.js';
+export type { RateLimitOptions } from './pipeline/rate-limit.js';
 export type { ApiReference } from './docs/types.js';
 export { keyId } from './http/key-id.js';
 export { requestIdFromHeader } from './http/request-id.js';
-export type { CorsOptions } from './http/cors.js';
-export type { ErrorContext, OnResponse, ResponseEvent } from './http/on-response.js';
+export type { CorsOptions } from './pipeline/cors.js';
+export type { ErrorContext, OnResponse, ResponseEvent } from './pipeline/on-response.js';
 export type { HealthOptions } from './routes/health.js';
-export { ApiError, ErrorCode } from './http/errors.js';
-export type { ErrorBody, ErrorDetail } from './http/errors.js';
+export { ApiError, ErrorCode } from './errors.js';
+export type { ErrorBody, ErrorDetail } from './errors.js';
 export { migrate, MIGRATION_TABLE, MIGRATION_LOCK_TABLE, type MigrateOptions } from './storage/migrate.js';
-export { addOrder } from './storage/orders.js';
+export { addOrder } from './add-order.js';
 export type { Database, PetTable, OrderTable } from './storage/database.js';
 // Wire types (what `await res.json()` gives: int64 as number) and store-side types (what the
 // library's functions take and return: int64 as bigint). README, "Types", says which is which.
 export type { Pet, NewPet, Order } from './wire.js';
 export type { PetStatus, OrderStatus, StoredPet, StoredOrder, NewStoredOrder } from './model.js';
 export { MAX_BODY_BYTES } from './http/body.js';
-export { createBindings } from './bindings.js';
-export type { AdapterBindings, BodyReader, BoundUrl, JsonAnswerParts, StoreBindings } from './bindings.js';
+export { JSON_TYPE } from './http/answer.js';
 export { targetUrl } from './http/request-url.js';
+export type { TargetUrl } from './http/request-url.js';
+export type { ResponseFactory } from './pipeline/respond.js';
 export { openApiDocument } from './openapi/document.js';
 export type { OpenApiOptions } from './openapi/document.js';
-export type { OpenApiDocument, OpenApiServer } from './openapi/types.js';
+export type { OpenApiDocument, OpenApiServer } from './openapi-types.js';

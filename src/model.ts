@@ -5,7 +5,11 @@
  * wire.ts (`Pet`, `Order`, `NewPet`); README's "Types" section says which is which.
  */
 
-export type PetStatus = 'available' | 'pending' | 'sold';
+/** The availability values of a pet (the database's check constraint lists the same, migrations/0001). */
+export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
+export type PetStatus = (typeof PET_STATUSES)[number];
+/** The status of a pet added without one. */
+export const DEFAULT_PET_STATUS: PetStatus = 'available';
 
 /** A pet as the library returns it (`seed`): int64 fields exact as `bigint`. Over HTTP: `Pet` (wire.ts). */
 export interface StoredPet {
@@ -38,7 +42,11 @@ export interface NewStoredPet {
   status?: PetStatus;
 }
 
-export type OrderStatus = 'placed' | 'approved' | 'delivered';
+/** The states of an order. */
+export const ORDER_STATUSES = ['placed', 'approved', 'delivered'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+/** The status of an order added without one. */
+export const DEFAULT_ORDER_STATUS: OrderStatus = 'placed';
 
 /** An order as the library returns it (`addOrder`, `seed`): int64 exact as `bigint`. Over HTTP: `Order` (wire.ts). */
 export interface StoredOrder {

@@ -2,7 +2,7 @@
 // with a message that names the option and what to pass, never later as a 500 or a TypeError from
 // deep inside. Checks that belong to one feature (keys, CORS, rate limits, schema names) stay with
 // that feature; this file checks the shape of each option and what a newcomer is likely to pass.
-import type { KeysOption } from './http/auth.js';
+import type { KeysOption } from './pipeline/auth.js';
 import { isThenable, optionError } from './option-value.js';
 
 const WHERE = 'createPetStore';
@@ -50,6 +50,7 @@ export function checkOptions<T extends { keys: KeysInput }>(options: T): Omit<T,
   );
   checkOption(o, 'cors', isObject, "an object { origins: ['https://app.example'] | '*' }, or absent for no CORS");
   checkOption(o, 'onResponse', (v) => typeof v === 'function', 'a function (event) => void');
+  checkOption(o, 'createResponse', (v) => typeof v === 'function', 'a function (text, status, headers) => Response');
   return { ...options, keys };
 }
 

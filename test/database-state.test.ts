@@ -8,8 +8,8 @@ import { type Kysely, sql } from 'kysely';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type Database, type PetStore, createPetStore, migrate } from '../src/index.js';
-import { createPostgresDatabase } from '../src/drivers/pg/index.js';
-import { createPGliteDatabase } from '../src/drivers/pglite/index.js';
+import { createPostgresDatabase } from '../src/pg.js';
+import { createPGliteDatabase } from '../src/pglite.js';
 import { createTestStore } from '../src/testing.js';
 import { postgresTest } from './helpers/postgres-test.js';
 
@@ -41,7 +41,7 @@ async function stderrOf(fn: () => Promise<void>): Promise<string> {
   const written: string[] = [];
   const write = process.stderr.write.bind(process.stderr);
   const error = console.error;
-  process.stderr.write = ((chunk: string | Uint8Array) => (written.push(String(chunk)), true));
+  process.stderr.write = (chunk: string | Uint8Array) => (written.push(String(chunk)), true);
   console.error = (...args: unknown[]) => void written.push(args.map(String).join(' '));
   try {
     await fn();

@@ -6,8 +6,8 @@ import pg from 'pg';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createPetStore } from '../src/index.js';
-import { createPostgresDatabase } from '../src/drivers/pg/index.js';
-import { createPGliteDatabase } from '../src/drivers/pglite/index.js';
+import { createPostgresDatabase } from '../src/pg.js';
+import { createPGliteDatabase } from '../src/pglite.js';
 import { createTestDatabase, createTestStore } from '../src/testing.js';
 
 const test = suite('options checked at creation');

@@ -10,6 +10,13 @@
  */
 export type DatabaseFailure = 'not_migrated' | 'closed';
 
+/** What a client (and the health check) is told when the store's tables are missing or behind. */
+export const NOT_MIGRATED_MESSAGE =
+  "the database is not migrated for this version of petstore-router: run `petstore-router migrate --database URL`, or `await migrate(db)` from 'petstore-router' before createPetStore";
+
+/** What a client (and the health check) is told after the store's database was closed. */
+export const CLOSED_MESSAGE = "this store's database has been closed (db.destroy() or the test store's close()): create a new store";
+
 const UNDEFINED_TABLE = '42P01';
 const INVALID_SCHEMA_NAME = '3F000';
 // The relation as PostgreSQL names it in the message, schema-qualified or not: `relation "s.petstore_pets"`.

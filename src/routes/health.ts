@@ -1,7 +1,7 @@
-import type { StoreContext } from '../context.js';
-import { type JsonAnswer, RETRY_AFTER_SECONDS, jsonResponse } from '../http/respond.js';
-import { databaseFailureOf } from '../drivers/failure.js';
-import { CLOSED_MESSAGE, NOT_MIGRATED_MESSAGE } from '../http/database-failure.js';
+import type { StoreContext } from './context.js';
+import { RETRY_AFTER_SECONDS } from '../errors.js';
+import { type JsonAnswer, jsonResponse } from '../http/answer.js';
+import { CLOSED_MESSAGE, NOT_MIGRATED_MESSAGE, databaseFailureOf } from '../drivers/failure.js';
 import { pingDatabase } from '../storage/health.js';
 import { type RouteDefinition, defineRoute } from './define.js';
 

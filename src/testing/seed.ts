@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import * as v from 'valibot';
-import { ApiError, type ErrorDetail, ErrorCode } from '../http/errors.js';
+import { ApiError, type ErrorDetail, ErrorCode } from '../errors.js';
 import { issuesToDetails } from '../schemas/issues.js';
 import { SeedDataSchema } from '../schemas/seed.js';
 import type { Database } from '../storage/database.js';

@@ -1,12 +1,5 @@
-import { databaseFailureOf } from '../drivers/failure.js';
-import { ApiError, ErrorCode } from './errors.js';
-
-/** What a client (and the health check) is told when the store's tables are missing or behind. */
-export const NOT_MIGRATED_MESSAGE =
-  "the database is not migrated for this version of petstore-router: run `petstore-router migrate --database URL`, or `await migrate(db)` from 'petstore-router' before createPetStore";
-
-/** What a client (and the health check) is told after the store's database was closed. */
-export const CLOSED_MESSAGE = "this store's database has been closed (db.destroy() or the test store's close()): create a new store";
+import { CLOSED_MESSAGE, NOT_MIGRATED_MESSAGE, databaseFailureOf } from '../drivers/failure.js';
+import { ApiError, ErrorCode } from '../errors.js';
 
 /**
  * The 503 of a database failure that is not a fault of the request (drivers/failure.ts), or
