@@ -22,6 +22,7 @@ export const ErrorCode = {
   serviceUnavailable: 'service_unavailable',
   databaseNotMigrated: 'database_not_migrated',
   databaseClosed: 'database_closed',
+  overloaded: 'overloaded',
   rateLimited: 'rate_limited',
 } as const;
 
