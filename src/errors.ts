@@ -24,6 +24,7 @@ export const ErrorCode = {
   databaseClosed: 'database_closed',
   overloaded: 'overloaded',
   rateLimited: 'rate_limited',
+  bodyAlreadyParsed: 'body_already_parsed',
 } as const;
 
 /** One of the documented Error `code` values. */
