@@ -3,6 +3,7 @@ import { PGlite, types } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect } from 'kysely';
 import type { Database } from '../../storage/database.js';
 import { migrateOrDestroy } from '../../storage/migrate.js';
+import { migrationsCurrent } from '../../storage/migrations-current.js';
 import { view } from './view.js';
 
 /** Options of {@link createPGliteDatabase}. */
@@ -19,6 +20,12 @@ export interface PGliteDatabaseOptions {
    * @default true
    */
   migrate?: boolean;
+  /**
+   * @internal Where a new database of ours starts from when migrating: a tarball of
+   * `migratedSnapshot()` (drivers/pglite/snapshot.ts), `false` for initdb + migrations, omitted for
+   * the per-machine cache (snapshot-cache.ts). Ignored for an existing `dataDir` and with `pglite`.
+   */
+  snapshot?: Blob | false;
 }
 
 /**
@@ -38,8 +45,22 @@ export async function createPGliteDatabase(options: PGliteDatabaseOptions = {}):
   if (options.pglite && options.dataDir !== undefined) {
     throw new TypeError('petstore-router: pass either pglite or dataDir to createPGliteDatabase, not both');
   }
-  const db = options.pglite ? pgliteKysely(options.pglite, false) : pgliteKysely(newPGlite({ dataDir: options.dataDir }), true);
-  return options.migrate === false ? opened(db) : migrateOrDestroy(db);
+  if (options.pglite) {
+    const db = pgliteKysely(options.pglite, false);
+    return options.migrate === false ? opened(db) : migrateOrDestroy(db);
+  }
+  const snapshot = options.migrate === false ? undefined : await snapshotFor(options);
+  const db = pgliteKysely(newPGlite({ dataDir: options.dataDir, loadDataDir: snapshot }), true);
+  // A snapshot, or a data directory opened again, is normally migrated already: one select says so.
+  return options.migrate === false ? opened(db) : (await migrationsCurrent(db)) ? opened(db) : migrateOrDestroy(db);
+}
+
+/** The snapshot a new database starts from (snapshot.ts), loaded only when none is given. */
+async function snapshotFor(options: PGliteDatabaseOptions): Promise<Blob | undefined> {
+  if (options.snapshot === false) return undefined;
+  if (options.dataDir === undefined && options.snapshot !== undefined) return options.snapshot;
+  const { startingSnapshot } = await import('./snapshot-cache.js');
+  return startingSnapshot(options.dataDir, options.snapshot);
 }
 
 /**
