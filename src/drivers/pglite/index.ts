@@ -4,6 +4,7 @@ import { Kysely, PGliteDialect } from 'kysely';
 import type { Database } from '../../storage/database.js';
 import { migrateOrDestroy } from '../../storage/migrate.js';
 import { migrationsCurrent } from '../../storage/migrations-current.js';
+import { SNAPSHOT_START_CONF } from './quiet-timers.js';
 import { view } from './view.js';
 
 /** Options of {@link createPGliteDatabase}. */
@@ -83,7 +84,8 @@ export function newPGlite(options: { dataDir?: string | undefined; loadDataDir?:
   // object: PGlite 0.5 ignores the second argument when the first is not a string, so
   // `new PGlite(undefined, { parsers })` would silently drop the parser.
   const parsers = { [types.INT8]: (v: string) => BigInt(v) };
-  return new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, postgresqlconf: options.postgresqlconf, parsers });
+  const conf = options.loadDataDir ? [...SNAPSHOT_START_CONF, ...(options.postgresqlconf ?? [])] : options.postgresqlconf;
+  return new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, postgresqlconf: conf, parsers });
 }
 
 /**

@@ -8,6 +8,14 @@
 import type { PGlite } from '@electric-sql/pglite';
 
 /**
+ * @internal postgresql.conf lines for a PGlite started from a dumped data directory (snapshot.ts):
+ * such a start replays WAL as after a crash, and PostgreSQL then reports the progress of that
+ * startup every `log_startup_progress_interval` through a repeating timeout that, in PGlite, stays
+ * armed for the life of the instance: a repeating 10 s timer that would keep Node alive forever.
+ */
+export const SNAPSHOT_START_CONF = ['log_startup_progress_interval = 0'];
+
+/**
  * Run on an idle instance (outside any transaction): `pg_stat_force_next_flush()` makes the idle
  * loop after this text flush the pending statistics, so the flush timeout is disabled rather than
  * armed again; a statement timeout of 1 ms re-arms the one OS timer to fire 1 ms later instead of

@@ -3,6 +3,7 @@
 // initdb + migrations. Where it lives and how to clear it: docs/testing.md ("The snapshot cache").
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -111,5 +112,9 @@ function versionOf(name: string, from: string): string {
 }
 
 function pgliteVersion(): string {
-  return versionOf('@electric-sql/pglite', import.meta.resolve('@electric-sql/pglite'));
+  try {
+    return versionOf('@electric-sql/pglite', createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+  } catch {
+    return 'unknown';
+  }
 }
