@@ -57,7 +57,9 @@ test('the key changes with a migration, an added migration, and either version',
   assert.is.not(await snapshotKey({ ...versions, pgliteVersion: '0.5.17' }), key);
   assert.is.not(await withProbe(() => snapshotKey(versions)), key, 'a migration added');
   const first = migrations['0001-initial']!;
-  migrations['0001-initial'] = { up: async (db) => (await first.up(db), await db.schema.createIndex('probe_ix').on('petstore_pets').column('name').execute()) };
+  migrations['0001-initial'] = {
+    up: async (db) => (await first.up(db), await db.schema.createIndex('probe_ix').on('petstore_pets').column('name').execute()),
+  };
   try {
     assert.is.not(await snapshotKey(versions), key, "a migration's SQL changed");
   } finally {
@@ -91,7 +93,7 @@ test('a broken cache file is ignored and made again', async () => {
   const [name] = readdirSync(cache).filter((n) => n.endsWith('.snapshot'));
   const file = join(cache, name!);
   const bytes = readFileSync(file);
-  bytes[bytes.length - 100] ^= 0xff;
+  bytes[bytes.length - 100] = bytes[bytes.length - 100]! ^ 0xff;
   writeFileSync(file, bytes);
   // A new process (no snapshot in memory) finds the file broken, makes a new one and works.
   const script = `import { createPGliteDatabase } from 'petstore-router/pglite';
@@ -137,4 +139,3 @@ test('createPGliteDatabase() on a new data directory starts from the snapshot an
 });
 
 test.run();
-

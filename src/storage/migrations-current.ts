@@ -2,6 +2,7 @@
 // (the standalone server on its data directory) pays a single select, not the Migrator's
 // bookkeeping round trips.
 import { type Kysely, sql } from 'kysely';
+import type { Database } from './database.js';
 import { MIGRATION_TABLE } from './migrate.js';
 import { migrations } from './migrations/index.js';
 
@@ -10,7 +11,7 @@ import { migrations } from './migrations/index.js';
  * apply nothing. False otherwise (table missing, a migration not yet applied, or one we do not
  * know): then run `migrate()`, which applies or reports.
  */
-export async function migrationsCurrent(db: Kysely<any>, schema = 'public'): Promise<boolean> {
+export async function migrationsCurrent(db: Kysely<Database>, schema = 'public'): Promise<boolean> {
   try {
     const { rows } = await sql<{ name: string }>`select name from ${sql.id(schema, MIGRATION_TABLE)}`.execute(db);
     const applied = rows.map((row) => row.name).sort();

@@ -46,7 +46,11 @@ await (await createPGliteDatabase()).destroy();`,
 function timeTo(args: string[], ready: RegExp, env: NodeJS.ProcessEnv = {}, after?: (line: string) => Promise<void>): Promise<number> {
   return new Promise((resolve, reject) => {
     const began = performance.now();
-    const child: ChildProcess = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child: ChildProcess = spawn(process.execPath, args, {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     let done = false;
@@ -120,18 +124,42 @@ export async function runFirstStore(log: (s: string) => void): Promise<string> {
     const m = (k: string) => median(f[k]!);
     const row = (what: string, ours: string, bare: string, target: number, baseline: string) => {
       const ratio = m(ours) / m(bare);
-      return [what, fmt.int(m(ours)), fmt.int(m(bare)), `${ratio.toFixed(2)}x`, `<= ${target}x ${ratio <= target ? 'met' : 'MISSED'}`, baseline];
+      return [
+        what,
+        fmt.int(m(ours)),
+        fmt.int(m(bare)),
+        `${ratio.toFixed(2)}x`,
+        `<= ${target}x ${ratio <= target ? 'met' : 'MISSED'}`,
+        baseline,
+      ];
     };
     return (
       table(
         ['from spawn to', 'ours median ms', 'baseline median ms', 'ratio', 'target', 'baseline'],
         [
-          row('first `createTestStore()` answers its first request', 'testStore', 'bareMemory', 0.35, 'bare in-memory `PGlite.create()` ready'),
-          row('`serve` on a new data directory answers its first request', 'serveNew', 'bareNew', 0.5, 'bare PGlite on a new data directory ready'),
-          row('`serve` on an existing data directory answers its first request', 'serveOpen', 'bareOpen', 1.5, 'bare PGlite opening it ready'),
+          row(
+            'first `createTestStore()` answers its first request',
+            'testStore',
+            'bareMemory',
+            0.35,
+            'bare in-memory `PGlite.create()` ready',
+          ),
+          row(
+            '`serve` on a new data directory answers its first request',
+            'serveNew',
+            'bareNew',
+            0.5,
+            'bare PGlite on a new data directory ready',
+          ),
+          row(
+            '`serve` on an existing data directory answers its first request',
+            'serveOpen',
+            'bareOpen',
+            1.5,
+            'bare PGlite opening it ready',
+          ),
         ],
-      ) +
-      `\n\nMedians of ${RUNS} fresh processes each, interleaved. The snapshot cache was made (or found) first: ${fmt.int(warm)} ms.`
+      ) + `\n\nMedians of ${RUNS} fresh processes each, interleaved. The snapshot cache was made (or found) first: ${fmt.int(warm)} ms.`
     );
   } finally {
     rmSync(scratch, { recursive: true, force: true });

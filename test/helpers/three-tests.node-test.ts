@@ -7,10 +7,11 @@ import { createTestStore } from 'petstore-router/testing';
 process.on('exit', () => process.stderr.write(`exit ${Date.now()}\n`));
 
 for (const name of ['first', 'second', 'third']) {
-  test(`${name} store`, async (t) => {
-    const { fetch, key, close } = await createTestStore();
+  void test(`${name} store`, async (t) => {
+    const store = await createTestStore();
+    const { fetch, key } = store;
     t.after(async () => {
-      await close();
+      await store.close();
       process.stderr.write(`closed ${Date.now()}\n`);
     });
     const res = await fetch(

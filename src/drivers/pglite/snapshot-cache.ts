@@ -65,7 +65,7 @@ export function readSnapshot(file: string, key: string): Blob | undefined {
   const payload = bytes.subarray(end + 1);
   if (end < 0 || magic !== MAGIC || fileKey !== key || Number(length) !== payload.length) return undefined;
   if (createHash('sha256').update(payload).digest('hex') !== sum) return undefined;
-  return new Blob([payload]);
+  return new Blob([payload as Uint8Array<ArrayBuffer>]); // readFileSync's buffer is never shared
 }
 
 function writeSnapshot(dir: string, file: string, key: string, payload: Uint8Array): void {
