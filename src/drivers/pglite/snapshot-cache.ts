@@ -23,7 +23,7 @@ export async function startingSnapshot(dataDir: string | undefined, given?: Blob
   return given ?? cachedSnapshot();
 }
 
-let memo: { key: string; blob: Promise<Blob | undefined> } | undefined;
+let memo: { dir: string; key: string; blob: Promise<Blob | undefined> } | undefined;
 
 /**
  * @internal The snapshot of this code's migrations: read from the cache file when its key and
@@ -35,9 +35,9 @@ export async function cachedSnapshot(): Promise<Blob | undefined> {
   const dir = cacheDir();
   if (dir === undefined) return undefined;
   const key = await snapshotKey({ packageVersion: versionOf('petstore-router', import.meta.url), pgliteVersion: pgliteVersion() });
-  if (memo?.key !== key) {
+  if (memo?.key !== key || memo.dir !== dir) {
     const blob = readOrMake(dir, key);
-    memo = { key, blob };
+    memo = { dir, key, blob };
     blob.catch(() => (memo = undefined)); // a failure is not kept
   }
   return memo.blob;
