@@ -10,8 +10,8 @@ import type { Kysely } from 'kysely';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createPGliteDatabase } from 'petstore-router/pglite';
-import { CACHE_ENV, cachedSnapshot, readSnapshot } from '../src/drivers/pglite/snapshot-cache.js';
-import { snapshotKey } from '../src/drivers/pglite/snapshot.js';
+import { CACHE_ENV, cachedSnapshot, readSnapshot } from '../src/snapshot/cache.js';
+import { snapshotKey } from '../src/snapshot/snapshot.js';
 import { migrations } from '../src/storage/migrations/index.js';
 
 const test = suite('pre-migrated snapshot');

@@ -3,9 +3,9 @@
 // ("How a test store is made") for why a schema per store and not a PGlite per store.
 import type { PGlite } from '@electric-sql/pglite';
 import type { Kysely } from 'kysely';
-import { newPGlite, opened, pgliteKysely } from '../drivers/pglite/index.js';
+import { newPGlite, opened, pgliteKysely } from '../drivers/pglite/database.js';
 import { quietTimers } from '../drivers/pglite/quiet-timers.js';
-import { cachedSnapshot } from '../drivers/pglite/snapshot-cache.js';
+import { cachedSnapshot } from '../snapshot/cache.js';
 import type { Database } from '../storage/database.js';
 import { migrationsText } from '../storage/migrations-text.js';
 import { resetDatabase } from '../storage/reset.js';
@@ -41,11 +41,11 @@ let instance: Promise<Instance> | undefined;
 /** The process's shared PGlite, created on first use. A failure is not cached. */
 function shared(): Promise<Instance> {
   instance ??= (async () => {
-    // From the pre-migrated snapshot (drivers/pglite/snapshot-cache.ts): no initdb.
+    // From the pre-migrated snapshot (src/snapshot/cache.ts): no initdb.
     const pglite = newPGlite({ postgresqlconf: WAL_CONF, loadDataDir: await cachedSnapshot() });
     // Not owned: `admin.destroy()` is never called; the instance lives as long as the process.
     // Each `close()` leaves it without a pending timer (giveBack), so it never keeps Node alive.
-    const admin = await opened(pgliteKysely(pglite, false));
+    const admin = await opened(pgliteKysely<Database>(pglite, false));
     return { pglite, admin, free: [], made: 0, closes: 0 };
   })().catch((error: unknown) => {
     instance = undefined;

@@ -1,11 +1,10 @@
 // A pre-migrated PGlite data directory as a tarball (PGlite's documented `dumpDataDir()` /
 // `loadDataDir`): starting from it skips initdb and every migration. Browser-safe (no node:*):
-// `petstore-router/browser` may reuse it; the per-machine cache of Node is snapshot-cache.ts.
-import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PGliteDialect } from 'kysely';
-import { migrate } from '../../storage/migrate.js';
-import { migrations } from '../../storage/migrations/index.js';
-import { migrationsText } from '../../storage/migrations-text.js';
+// `petstore-router/browser` may reuse it; the per-machine cache of Node is cache.ts.
+import { newPGlite, pgliteKysely } from '../drivers/pglite/database.js';
+import { migrate } from '../storage/migrate.js';
+import { migrations } from '../storage/migrations/index.js';
+import { migrationsText } from '../storage/migrations-text.js';
 
 /** Bumped when the way a snapshot is made changes (e.g. its compression), so older files never load. */
 const SNAPSHOT_FORMAT = 'petstore-router-snapshot/2';
@@ -14,12 +13,12 @@ const SNAPSHOT_FORMAT = 'petstore-router-snapshot/2';
  * @internal Boots a fresh in-memory PGlite (initdb), applies our migrations (bookkeeping included,
  * so a later `migrate()` finds nothing to do) and returns its data directory as an uncompressed
  * tarball: a PGlite given it as `loadDataDir` is migrated at once. Uncompressed because it loads
- * faster than gzip (docs/testing.md). A checkpoint first, so a start from it replays little WAL. Costs one initdb: make it once and keep it (snapshot-cache.ts).
+ * faster than gzip (docs/testing.md). A checkpoint first, so a start from it replays little WAL. Costs one initdb: make it once and keep it (cache.ts).
  */
 export async function migratedSnapshot(): Promise<Blob> {
-  const pglite = new PGlite();
+  const pglite = newPGlite({});
   try {
-    await migrate(new Kysely<unknown>({ dialect: new PGliteDialect({ pglite }) }));
+    await migrate(pgliteKysely(pglite, false));
     await pglite.exec('checkpoint'); // less WAL to replay when a PGlite starts from the dump
     return await pglite.dumpDataDir('none');
   } finally {
