@@ -68,23 +68,23 @@ test('the key changes with a migration, an added migration, and either version',
   assert.is(await snapshotKey(versions), key);
 });
 
-test('a cache file is read only with its own key and an intact payload', () => {
+test('a cache file is read only with its own key and an intact payload', async () => {
   const file = join(cache, 'probe.snapshot');
   const payload = Buffer.from('a tarball, as far as this test goes');
   const sum = createHash('sha256').update(payload).digest('hex');
   const write = (header: string, body = payload) => writeFileSync(file, Buffer.concat([Buffer.from(`${header}\n`), body]));
 
   write(`petstore-router-snapshot k1 ${sum} ${payload.length}`);
-  assert.ok(readSnapshot(file, 'k1'), 'the right file is read');
-  assert.is(readSnapshot(file, 'k2'), undefined, 'another key (older migrations or versions)');
+  assert.ok(await readSnapshot(file, 'k1'), 'the right file is read');
+  assert.is(await readSnapshot(file, 'k2'), undefined, 'another key (older migrations or versions)');
   write(`petstore-router-snapshot k1 ${sum} ${payload.length}`, Buffer.from(payload).fill(0x41, 3, 4));
-  assert.is(readSnapshot(file, 'k1'), undefined, 'a changed byte');
+  assert.is(await readSnapshot(file, 'k1'), undefined, 'a changed byte');
   write(`petstore-router-snapshot k1 ${sum} ${payload.length}`, payload.subarray(0, 10));
-  assert.is(readSnapshot(file, 'k1'), undefined, 'truncated');
+  assert.is(await readSnapshot(file, 'k1'), undefined, 'truncated');
   write(`something-else k1 ${sum} ${payload.length}`);
-  assert.is(readSnapshot(file, 'k1'), undefined, 'foreign');
+  assert.is(await readSnapshot(file, 'k1'), undefined, 'foreign');
   writeFileSync(file, 'no header at all');
-  assert.is(readSnapshot(file, 'k1'), undefined, 'garbage');
+  assert.is(await readSnapshot(file, 'k1'), undefined, 'garbage');
   rmSync(file);
 });
 
