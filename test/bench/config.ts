@@ -4,8 +4,7 @@
  * | variable              | default                                                  |
  * |-----------------------|----------------------------------------------------------|
  * | BENCH_QUICK=1         | short rounds and fewer iterations (a smoke run, ~3 min)  |
- * | BENCH_ONLY            | comma list of suites: http,inprocess,ergonomics,test-stores,scale,overload,replica |
- * | BENCH_REPLICA_URL     | the replica of the replica suite (BENCH_DATABASE_URL's database on port 5433) |
+  suites: list('BENCH_ONLY', ['http', 'inprocess', 'ergonomics', 'test-stores', 'first-store', 'scale', 'overload', 'replica']),
  * | BENCH_DATABASE_URL    | postgres://postgres:postgres@127.0.0.1:5432/petstore_bench |
  * | BENCH_ROUNDS          | alternating rounds per scenario (10; quick 2)            |
  * | BENCH_SECONDS         | seconds per measured round (3; quick 2)                  |
@@ -35,7 +34,7 @@ const list = (name: string, fallback: string[]) =>
 
 export const config = {
   quick,
-  suites: list('BENCH_ONLY', ['http', 'inprocess', 'ergonomics', 'test-stores', 'scale', 'overload', 'replica']),
+  suites: list('BENCH_ONLY', ['http', 'inprocess', 'ergonomics', 'test-stores', 'first-store', 'scale', 'overload', 'replica']),
   databaseUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/petstore_bench',
   rounds: int('BENCH_ROUNDS', quick ? 2 : 10),
   seconds: int('BENCH_SECONDS', quick ? 2 : 3),
