@@ -13,6 +13,9 @@ export default defineConfig({
     express: 'adapters/express.ts',
     node: 'adapters/node.ts',
     docs: 'adapters/docs.ts',
+    cloudflare: 'adapters/cloudflare.ts',
+    browser: 'adapters/browser.ts',
+    msw: 'adapters/msw.ts',
     cli: 'adapters/cli.ts',
   },
   format: ['esm'],
@@ -25,5 +28,5 @@ export default defineConfig({
   sourcemap: true,
   splitting: true,
   treeshake: true,
-  external: [/^petstore-router(\/.*)?$/, '@electric-sql/pglite', 'pg', 'kysely', 'valibot', 'itty-router'],
+  external: [/^petstore-router(\/.*)?$/, '@electric-sql/pglite', 'pg', 'kysely', 'valibot', 'itty-router', 'msw'],
 });

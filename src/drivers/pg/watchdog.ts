@@ -31,7 +31,10 @@ export class Watchdog {
 
   start(client: Watched): void {
     this.#running.add(client);
-    this.#timer ??= setInterval(() => this.#scan(), Math.max(10, Math.min(1_000, this.timeoutMs / 4))).unref();
+    if (this.#timer !== undefined) return;
+    this.#timer = setInterval(() => this.#scan(), Math.max(10, Math.min(1_000, this.timeoutMs / 4)));
+    // Workers before compatibility date 2026-02-10 return a number here: never assume a timer object.
+    if (typeof this.#timer === 'object') this.#timer.unref();
   }
 
   stop(client: Watched): void {
