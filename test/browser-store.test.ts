@@ -10,7 +10,7 @@ import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createPetStore } from '../src/index.js';
-import { createPGliteDatabase } from '../src/drivers/pglite/index.js';
+import { resetDatabase, sharedPGlite } from './helpers/db.js';
 import { type Answer, KEY, answerOf, scenarioRequests } from './helpers/browser-page/requests.js';
 
 // petstore-router/browser and petstore-router/msw in Debian's chromium: a page bundled with esbuild
@@ -84,11 +84,11 @@ browserTest('the browser store answers as the server does, keeps its pets across
   let browser: Browser | undefined;
   try {
     // What the server answers: the same createPetStore on PGlite in Node, same requests.
-    const db = await createPGliteDatabase();
+    const db = await sharedPGlite();
+    await resetDatabase(db);
     const server = createPetStore({ db, keys: [KEY] });
     const expected: Answer[] = [];
     for (const request of scenarioRequests()) expected.push(await answerOf(await server.fetch(request)));
-    await db.destroy();
     assert.equal(
       expected.map((a) => a.status),
       [201, 200, 200, 401, 400],
