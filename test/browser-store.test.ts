@@ -28,7 +28,9 @@ const FLAGS = [
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 if (!existsSync(CHROMIUM) && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium`);
-const browserTest = existsSync(CHROMIUM) ? test : (name: string, _fn?: unknown) => test.skip(`${name} (no ${CHROMIUM})`);
+const browserTest: (name: string, fn: () => Promise<void>) => void = existsSync(CHROMIUM)
+  ? test
+  : (name) => test.skip(`${name} (no ${CHROMIUM})`);
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html',
