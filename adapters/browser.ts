@@ -44,10 +44,13 @@ export async function createBrowserStore(options: BrowserStoreOptions): Promise<
   if (pglite instanceof PGlite && dataDir !== undefined) {
     throw new TypeError('petstore-router/browser: pass either dataDir or a PGlite of your own (options.pglite), not both');
   }
-  // With PGlite options a PGlite is made here, handed over as the user's, and closed by close().
-  const made = pglite === undefined || pglite instanceof PGlite ? undefined : new PGlite({ ...pglite, dataDir });
-  const shared = pglite instanceof PGlite ? pglite : made;
-  const db = shared === undefined ? await createPGliteDatabase({ dataDir }) : await createPGliteDatabase({ pglite: shared });
+  // The PGlite is made here (or is the user's) and handed over as a PGlite of one's own: its
+  // options are PGlite's, loaded as the page's bundler prefers, and `close()` ends the one made here.
+  const made = pglite instanceof PGlite ? undefined : new PGlite({ ...pglite, dataDir });
+  const db = await createPGliteDatabase({ pglite: made ?? (pglite as PGlite) }).catch(async (error: unknown) => {
+    await made?.close();
+    throw error;
+  });
   let store: PetStore;
   try {
     store = createPetStore({ ...storeOptions, db });
