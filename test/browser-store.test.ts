@@ -48,8 +48,9 @@ async function servedDir(): Promise<string> {
     format: 'esm',
     platform: 'browser',
     outfile: join(dir, 'page.js'),
-    // PGlite 0.5 imports node:module on a path the browser never takes.
-    external: ['node:module'],
+    // PGlite 0.5 imports node:module, and the package's Node-only paths node:fs and the like, on
+    // paths the browser never takes.
+    external: ['node:*'],
     tsconfig: join(ROOT, 'tsconfig.json'),
     logLevel: 'error',
   });
