@@ -2,8 +2,8 @@
 // persisted in IndexedDB (`idb://name`) or in memory. Its `fetch` answers exactly as the server does:
 // it is the same `createPetStore`, only the database is made here.
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
-import { type PetStore, type PetStoreOptions, createPetStore } from 'petstore-router';
-import { createPGliteDatabase } from 'petstore-router/pglite';
+import { Kysely, PGliteDialect } from 'kysely';
+import { type Database, type PetStore, type PetStoreOptions, createPetStore, migrate } from 'petstore-router';
 
 /** Options of {@link createBrowserStore}: `createPetStore`'s, with the database described instead of given. */
 export interface BrowserStoreOptions extends Omit<PetStoreOptions, 'db'> {
@@ -44,28 +44,25 @@ export async function createBrowserStore(options: BrowserStoreOptions): Promise<
   if (pglite instanceof PGlite && dataDir !== undefined) {
     throw new TypeError('petstore-router/browser: pass either dataDir or a PGlite of your own (options.pglite), not both');
   }
-  // The PGlite is made here (or is the user's) and handed over as a PGlite of one's own: its
-  // options are PGlite's, loaded as the page's bundler prefers, and `close()` ends the one made here.
+  // Kysely's own PGlite dialect, not `petstore-router/pglite`: that entry also serves Node, and a
+  // page must bundle nothing of Node's.
   const made = pglite instanceof PGlite ? undefined : new PGlite({ ...pglite, dataDir });
-  const db = await createPGliteDatabase({ pglite: made ?? (pglite as PGlite) }).catch(async (error: unknown) => {
-    await made?.close();
-    throw error;
-  });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite: made ?? (pglite as PGlite) }) });
+  // Kysely's dialect closes its PGlite on destroy: only the one made here is ever destroyed.
+  const release = async () => {
+    if (made) await db.destroy();
+  };
   let store: PetStore;
   try {
+    await migrate(db);
     store = createPetStore({ ...storeOptions, db });
   } catch (error) {
-    await db.destroy();
-    await made?.close();
+    await release();
     throw error;
   }
   let closing: Promise<void> | undefined;
   return Object.freeze({
     ...store,
-    close: () =>
-      (closing ??= (async () => {
-        await db.destroy();
-        await made?.close();
-      })()),
+    close: () => (closing ??= release()),
   });
 }

@@ -58,7 +58,10 @@ async function servedDir(): Promise<string> {
   const pglite = join(ROOT, 'node_modules/@electric-sql/pglite/dist');
   for (const file of ['pglite.wasm', 'pglite.data', 'initdb.wasm']) cpSync(join(pglite, file), join(dir, file));
   execFileSync(process.execPath, [join(ROOT, 'node_modules/msw/cli/index.js'), 'init', dir, '--no-save'], { stdio: 'ignore' });
-  writeFileSync(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><script type="module" src="/page.js"></script>');
+  writeFileSync(
+    join(dir, 'index.html'),
+    '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module" src="/page.js"></script>',
+  );
   return dir;
 }
 
@@ -107,6 +110,9 @@ browserTest('the browser store answers as the server does, keeps its pets across
     });
     const page = await browser.newPage();
     page.setDefaultTimeout(60_000);
+    // What the page could not load or threw is printed, so a failure says why.
+    page.on('pageerror', (error) => console.error('page error:', error));
+    page.on('console', (message) => message.type() === 'error' && console.error('page console:', message.text()));
     await open(page, origin);
     const answers = await page.evaluate(() =>
       (globalThis as unknown as { scenario(d: string): Promise<Answer[]> }).scenario('idb://petstore-ci'),
