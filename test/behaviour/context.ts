@@ -36,7 +36,7 @@ export function area(run: BehaviourRun, name: string, options: Partial<PetStoreO
     ctx.db = await run.getDb();
     const opened = await openStore(run.transport, ctx.db, options);
     ctx.call = opened.call;
-    ctx.close = opened.close;
+    ctx.close = () => opened.close();
   });
   test.before.each(async (ctx) => resetDatabase(ctx.db));
   test.after(async (ctx) => ctx.close());
