@@ -6,7 +6,7 @@ import { type KeysOption, createAuthenticator } from './pipeline/auth.js';
 import { type CorsOptions, createCors } from './pipeline/cors.js';
 import type { ErrorContext, OnResponse } from './pipeline/on-response.js';
 import { createPipeline } from './pipeline/pipeline.js';
-import { type ResponseFactory, standardResponse } from './pipeline/respond.js';
+import { type ResponseFactory, standardResponse } from './http/json-write.js';
 import { type RateLimitOptions, createRateLimiter } from './pipeline/rate-limit.js';
 import { docsRoutes } from './docs/route.js';
 import type { ApiReference } from './docs/types.js';
@@ -245,8 +245,9 @@ export function createPetStore(options: PetStoreOptions): PetStore {
     onResponse: options.onResponse,
     createResponse: options.createResponse ?? standardResponse,
   });
+  // The pipeline's own handler, not a wrapper around it: nothing of this file runs per request.
   return Object.freeze({
-    fetch: (request: Request) => handle(request),
+    fetch: handle,
     basePath: store.basePath,
   });
 }
