@@ -1,6 +1,17 @@
 /**
  * The API's resource types, as users of the library see them. int64 fields are `bigint` so
  * every value of the range is exact.
+ *
+ * The int64 rule, the same for pets and orders (and the one place it is written down; see
+ * docs/decisions.md, "int8"):
+ * - into storage as `bigint`: path parameters, bodies and cursors are validated to `bigint`
+ *   (schemas/int64.ts) and the repositories take them as statement parameters;
+ * - out of storage as PostgreSQL's canonical decimal text (`"id"::text` in the SQL): the records
+ *   `PetRecord` and `OrderRecord`, which the route handlers write to JSON as they are (the text
+ *   already is the exact JSON integer), whatever int8 parser the driver has;
+ * - the library's own functions answer with the public types (`Pet`, `Order`: `bigint`),
+ *   converting with `BigInt(text)` where they return (addOrder) or the row's int8 (seed).
+ * No `number` ever holds an int64, so ids past 2^53 stay exact.
  */
 
 /** The availability values of a pet (the database's check constraint lists the same, migrations/0001). */
@@ -19,10 +30,10 @@ export interface Pet {
 
 /**
  * A pet as the repository returns it (internal, not exported from the package): the API's shape
- * with the int64 fields as PostgreSQL's own decimal text (`::text` in storage/pets.ts). They are
- * only written back to JSON, where that text already is the exact integer: no driver parser is
+ * with the int64 fields as PostgreSQL's own decimal text (the int64 rule above). They are only
+ * written back to JSON, where that text already is the exact integer: no driver parser is
  * involved (a caller's Pool or PGlite may have any), and no bigint is parsed and printed again per
- * row (a visible share of a 100-pet page's server CPU, docs/performance.md).
+ * row (docs/performance.md, the fast-path table).
  */
 export interface PetRecord {
   /** Canonical decimal int64 (PostgreSQL's int8 output: no sign for positives, no leading zeros). */
@@ -54,6 +65,14 @@ export interface Order {
   shipDate?: Date;
   status: OrderStatus;
   complete: boolean;
+}
+
+/** An order as the repository returns it (internal): {@link Order} with int64 as canonical decimal text. */
+export interface OrderRecord extends Omit<Order, 'id' | 'petId'> {
+  /** Canonical decimal int64. */
+  id: string;
+  /** Canonical decimal int64. */
+  petId: string;
 }
 
 /** Input of `addOrder`. */
