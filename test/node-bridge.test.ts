@@ -530,6 +530,38 @@ test("the bridge's own body cap is an option: none by default, 413 past maxBodyB
   assert.equal(errors, [], 'a body past the cap is not a handler failure');
 });
 
+test('one request builder: an absolute-form target gets the lazy Request too, with the URL new Request() would hold; no URL is a 400', async () => {
+  const seen: { url: string; lazy: boolean; host: string | null; body: string }[] = [];
+  const handler: FetchHandler = {
+    fetch: async (request) => {
+      // The lazy Request is not the platform class itself (its prototype only inherits from it).
+      seen.push({
+        url: request.url,
+        lazy: Object.getPrototypeOf(request) !== Request.prototype,
+        host: request.headers.get('host'),
+        body: await request.text(),
+      });
+      return new Response(null, { status: 204 });
+    },
+  };
+  await withServer(handler, async (port) => {
+    const proxied = await raw(
+      port,
+      'POST http://Example.ORG:80/v1/./pets?a=1 HTTP/1.1\r\nHost: ignored.test\r\nContent-Length: 2\r\nConnection: close\r\n\r\nhi',
+    );
+    assert.match(proxied, /^HTTP\/1\.1 204 /);
+    const plain = await raw(port, 'GET /v1/pets HTTP/1.1\r\nHost: a.test:8080\r\nConnection: close\r\n\r\n');
+    assert.match(plain, /^HTTP\/1\.1 204 /);
+    const badHost = await raw(port, 'GET /v1/pets HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n');
+    assert.match(badHost, /^HTTP\/1\.1 400 /);
+    assert.is((bodyOf(badHost) as { code: string }).code, 'invalid_request');
+  });
+  assert.equal(seen, [
+    { url: new Request('http://Example.ORG:80/v1/./pets?a=1').url, lazy: true, host: 'ignored.test', body: 'hi' },
+    { url: 'http://a.test:8080/v1/pets', lazy: true, host: 'a.test:8080', body: '' },
+  ]);
+});
+
 test('the lazy Request answers every member of Request.prototype as the platform Request does', async () => {
   let seen: { key: string; lazy: string; real: string }[] = [];
   const handler: FetchHandler = {
