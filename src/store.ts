@@ -25,6 +25,7 @@ export interface PetStoreOptions {
    * `createPostgresDatabase()` (`petstore-router/pg`), or your own Kysely instance after
    * `await migrate(db)`. The store never closes it: whoever created it calls `db.destroy()`.
    */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a caller's own Kysely, of whatever schema type
   db: Kysely<Database> | Kysely<any>;
   /**
    * The PostgreSQL schema holding petstore-router's tables, migrated with the same option

@@ -296,7 +296,7 @@ test('a client that leaves mid-body: the body read ends at once, nothing is stor
       arrive();
       return store.fetch(request).then(
         (response) => (settle(response.status), response),
-        (error: unknown) => (settle(String(error)), Promise.reject(error)),
+        (error: unknown) => (settle(String(error)), Promise.reject(error as Error)),
       );
     },
   };
@@ -480,7 +480,9 @@ test('close() is bounded: a request that never ends is cut after shutdownTimeout
 test('the store round-trips over a real socket (nodeSocket transport)', async () => {
   const db = await sharedPGlite();
   await resetDatabase(db);
-  const { call, close } = await openStore(nodeSocket, db);
+  const store = await openStore(nodeSocket, db);
+  const call = store.call.bind(store);
+  const close = store.close.bind(store);
   try {
     const created = await call('/v1/pets', { method: 'POST', body: '{"name":"Rex","categoryId":9223372036854775807}' });
     assert.is(created.status, 201, await created.clone().text());
@@ -565,7 +567,7 @@ test('one request builder: an absolute-form target gets the lazy Request too, wi
 test('the lazy Request answers every member of Request.prototype as the platform Request does', async () => {
   let seen: { key: string; lazy: string; real: string }[] = [];
   const handler: FetchHandler = {
-    fetch: async (request) => {
+    fetch: (request) => {
       const real = new Request(request.url, { method: request.method, headers: request.headers });
       const describe = (r: Request, key: string) => {
         const value = (r as unknown as Record<string, unknown>)[key];
@@ -580,7 +582,7 @@ test('the lazy Request answers every member of Request.prototype as the platform
       seen = Object.getOwnPropertyNames(Request.prototype)
         .filter((key) => key !== 'constructor')
         .map((key) => ({ key, lazy: describe(request, key), real: describe(real, key) }));
-      return new Response(null, { status: 204 });
+      return Promise.resolve(new Response(null, { status: 204 }));
     },
   };
   await withServer(handler, async (port) => {

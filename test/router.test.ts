@@ -5,7 +5,7 @@ import { defineRoute } from '../src/routes/define.js';
 import { createRouteMatcher } from '../src/pipeline/pipeline.js';
 import { int64Path } from '../src/schemas/int64.js';
 
-const doc = { summary: 's', description: 'd', tags: [], responses: {}, handler: async () => jsonResponse(200, '{}') };
+const doc = { summary: 's', description: 'd', tags: [], responses: {}, handler: () => Promise.resolve(jsonResponse(200, '{}')) };
 const byId = defineRoute({
   ...doc,
   method: 'GET',

@@ -56,7 +56,7 @@ export class NodeBodyReader implements BodyReader {
   #received = 0;
   #queue: Uint8Array[] = [];
   #ended = false;
-  #failure: unknown;
+  #failure: Error | undefined;
   #waiter: Waiter | undefined;
 
   constructor(req: IncomingMessage, state: BodyState, maxBytes: number) {
@@ -91,7 +91,7 @@ export class NodeBodyReader implements BodyReader {
     this.#req.pause();
   }
 
-  #fail(error: unknown): void {
+  #fail(error: Error): void {
     this.#failure = error;
     this.#queue = [];
     this.#finish();
@@ -304,7 +304,7 @@ class NodeRequest {
   }
 }
 Object.setPrototypeOf(NodeRequest.prototype, Request.prototype);
-delegateMissing(NodeRequest.prototype, Request.prototype, NodeRequest.real);
+delegateMissing(NodeRequest.prototype, Request.prototype, (self: NodeRequest) => NodeRequest.real(self));
 
 /**
  * The Request the bridge hands the fetch handler for `req` (lazy, see NodeRequest): its URL is the

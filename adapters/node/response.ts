@@ -99,7 +99,7 @@ export class NodeJsonResponse {
   }
 }
 Object.setPrototypeOf(NodeJsonResponse.prototype, Response.prototype);
-delegateMissing(NodeJsonResponse.prototype, Response.prototype, NodeJsonResponse.real);
+delegateMissing(NodeJsonResponse.prototype, Response.prototype, (self: NodeJsonResponse) => NodeJsonResponse.real(self));
 
 /**
  * The store's `createResponse` for this bridge: a lazy standard Response (instanceof Response,

@@ -145,7 +145,10 @@ export function createRouteMatcher(table: readonly RouteDefinition[], basePath: 
   // Paths without parameters first, so `/pets/search` would win over `/pets/:petId` whatever the
   // table's order (the sort is stable: otherwise the table's order).
   const ordered = [...table].sort((a, b) => Number(a.path.includes(':')) - Number(b.path.includes(':')));
-  for (const route of ordered) router[route.method.toLowerCase()]!(route.path, () => route);
+  for (const route of ordered) {
+    const add = router[route.method.toLowerCase()] as (path: string, handler: () => RouteDefinition) => unknown;
+    add(route.path, () => route);
+  }
   const compiled = router.routes.map(([method, regex, handlers]) => ({
     method,
     regex,
