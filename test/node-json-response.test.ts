@@ -1,5 +1,5 @@
 // Through the Node bridge the store answers JSON with the bridge's lazy Response
-// (adapters/node/json-response.ts, given to the store as `createResponse: nodeResponse`): status,
+// (adapters/node/response.ts, given to the store as `createResponse: nodeResponse`): status,
 // headers and body served from the string, a platform Response built only when something needs
 // one. Callers must not be able to tell: each case here does the same thing to the answer of a
 // store with that option (the fast path) and to the plain answer of one without it (a standard
