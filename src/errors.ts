@@ -20,6 +20,7 @@ export const ErrorCode = {
   headerFieldsTooLarge: 'header_fields_too_large',
   internalError: 'internal_error',
   serviceUnavailable: 'service_unavailable',
+  overloaded: 'overloaded',
   rateLimited: 'rate_limited',
 } as const;
 
