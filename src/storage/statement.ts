@@ -54,7 +54,8 @@ export class Statement<A extends readonly unknown[], R> {
     try {
       compiled = this.#compile(db);
     } catch (error) {
-      return Promise.reject(error as Error);
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- what compiling threw, passed on as is
+      return Promise.reject(error);
     }
     const { query, prepared, sources, raw } = compiled;
     const parameters = sources.map((source, i) => (source === -1 ? query.parameters[i] : args[source]));
