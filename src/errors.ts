@@ -22,6 +22,7 @@ export const ErrorCode = {
   serviceUnavailable: 'service_unavailable',
   overloaded: 'overloaded',
   rateLimited: 'rate_limited',
+  bodyAlreadyParsed: 'body_already_parsed',
 } as const;
 
 /** One of the documented Error `code` values. */

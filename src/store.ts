@@ -82,8 +82,8 @@ export interface PetStoreOptions {
   /**
    * Serve the API's OpenAPI 3.1 document at `GET {basePath}/openapi.json`, without a key. Built
    * once, on its first request. `false` turns it off (the path is then an ordinary authenticated 404); an object
-   * sets the document's `servers` (default: the spec's production and staging addresses, ending
-   * in `basePath`).
+   * sets the document's `servers` (default: one relative server, `.`, which resolves against the
+   * document's own URL to `{prefix}{basePath}`: wherever the store is mounted, see docs/mounting.md).
    * @default true
    * @example
    * ```ts
@@ -106,7 +106,8 @@ export interface PetStoreOptions {
   /**
    * The API reference page at `GET {basePath}/docs`, without a key: pass `apiReference()` from
    * `petstore-router/docs` (the renderer lives in that entry, so a store without it carries none
-   * of it). `false` or absent: no page (the path is then an ordinary authenticated 404).
+   * of it). It renders the document of `GET {basePath}/openapi.json`, so it needs `openapi` on.
+   * `false` or absent: no page (the path is then an ordinary authenticated 404).
    * @default false
    * @example
    * ```ts
@@ -213,7 +214,7 @@ export interface PetStoreOptions {
 export interface PetStore {
   /**
    * Serves one request and answers with a standard `Response`. Bound, so it can be passed around
-   * on its own (`Deno.serve(store.fetch)`, `app.mount('/', store.fetch)`).
+   * on its own (`Deno.serve(store.fetch)`; in Hono `app.all('/v1/*', (c) => store.fetch(c.req.raw))`).
    *
    * @example
    * ```ts
@@ -265,6 +266,9 @@ export function createPetStore(options: PetStoreOptions): PetStore {
   if (!Number.isFinite(store.idempotencyTtlMs) || store.idempotencyTtlMs <= 0) {
     throw new TypeError('petstore-router: options.idempotencyTtlMs must be a positive number of milliseconds');
   }
+  if (options.docs && options.openapi === false) {
+    throw new TypeError('petstore-router: options.docs renders the OpenAPI document, which options.openapi: false turns off: drop one');
+  }
   if (options.onResponse !== undefined && typeof options.onResponse !== 'function')
     throw new TypeError('petstore-router: options.onResponse must be a function');
   if (options.createResponse !== undefined && typeof options.createResponse !== 'function')
@@ -283,7 +287,7 @@ export function createPetStore(options: PetStoreOptions): PetStore {
       ...(options.openapi === false
         ? []
         : [openApiRoute({ ...store.deprecation, basePath: store.basePath, servers: openApiServers(options) })]),
-      ...(options.docs ? docsRoutes(options.docs, { ...store.deprecation, basePath: store.basePath }) : []),
+      ...(options.docs ? docsRoutes(options.docs) : []),
       ...(options.health === false ? [] : [healthRoute(store, typeof options.health === 'object' ? options.health : {})]),
     ],
     authenticate: createAuthenticator(options.keys),

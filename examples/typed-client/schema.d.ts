@@ -161,7 +161,7 @@ export interface components {
              * @description Machine-readable error code; the set is stable.
              * @enum {string}
              */
-            code: "invalid_request" | "invalid_json" | "unauthorized" | "not_found" | "method_not_allowed" | "gone" | "conflict" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "unprocessable_content" | "header_fields_too_large" | "internal_error" | "service_unavailable" | "overloaded" | "rate_limited";
+            code: "invalid_request" | "invalid_json" | "unauthorized" | "not_found" | "method_not_allowed" | "gone" | "conflict" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "unprocessable_content" | "header_fields_too_large" | "internal_error" | "service_unavailable" | "overloaded" | "rate_limited" | "body_already_parsed";
             /** @description Human-readable description of the error. Never contains keys, SQL or stacks. */
             message: string;
             /** @description The HTTP status code of the response, repeated. */

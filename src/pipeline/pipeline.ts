@@ -107,7 +107,13 @@ export function createPipeline({
 
   /** An error answered before the pipeline runs (load shedding): request id and CORS, no onResponse nor onError. */
   function refuse(request: Request, error: ApiError): Response {
-    return finish(request, errorResponse(error), requestIdFromHeader(request.headers.get('x-request-id')), cors?.allowOrigin(request), undefined);
+    return finish(
+      request,
+      errorResponse(error),
+      requestIdFromHeader(request.headers.get('x-request-id')),
+      cors?.allowOrigin(request),
+      undefined,
+    );
   }
 
   /** A preflight to a path under the base path (204 with that path's methods), else undefined. */
