@@ -1,6 +1,8 @@
 /**
- * The API's resource types, as users of the library see them. int64 fields are `bigint` so
- * every value of the range is exact.
+ * The store-side types: what the library's own functions take and return (`addOrder`, `seed`),
+ * with int64 fields as `bigint` so every value of the range is exact. Named `Stored*` in the
+ * package. What a client receives over HTTP (`await res.json()`: numbers) are the wire types of
+ * wire.ts (`Pet`, `Order`, `NewPet`); README's "Types" section says which is which.
  *
  * The int64 rule, the same for pets and orders (and the one place it is written down; see
  * docs/decisions.md, "int8"):
@@ -9,9 +11,9 @@
  * - out of storage as PostgreSQL's canonical decimal text (`"id"::text` in the SQL): the records
  *   `PetRecord` and `OrderRecord`, which the route handlers write to JSON as they are (the text
  *   already is the exact JSON integer), whatever int8 parser the driver has;
- * - the library's own functions answer with the public types (`Pet`, `Order`: `bigint`),
- *   converting with `BigInt(text)` where they return (addOrder) or the row's int8 (seed).
- * No `number` ever holds an int64, so ids past 2^53 stay exact.
+ * - the library's own functions answer with the store-side types (`StoredPet`, `StoredOrder`:
+ *   `bigint`), converting with `BigInt(text)` where they return (addOrder) or the row's int8 (seed).
+ * No `number` ever holds an int64 inside the store, so ids past 2^53 stay exact.
  */
 
 /** The availability values of a pet (the database's check constraint lists the same, migrations/0001). */
@@ -20,8 +22,8 @@ export type PetStatus = (typeof PET_STATUSES)[number];
 /** The status of a pet added without one. */
 export const DEFAULT_PET_STATUS: PetStatus = 'available';
 
-/** A pet as returned by the API. */
-export interface Pet {
+/** A pet as the library returns it (`seed`): int64 fields exact as `bigint`. Over HTTP: `Pet` (wire.ts). */
+export interface StoredPet {
   id: bigint;
   name: string;
   categoryId: bigint;
@@ -44,8 +46,8 @@ export interface PetRecord {
   status: PetStatus;
 }
 
-/** The body of `POST /pets`, after validation. */
-export interface NewPet {
+/** The body of `POST /pets`, after validation (int64 as `bigint`). */
+export interface NewStoredPet {
   name: string;
   categoryId: bigint;
   status?: PetStatus;
@@ -57,8 +59,8 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 /** The status of an order added without one. */
 export const DEFAULT_ORDER_STATUS: OrderStatus = 'placed';
 
-/** An order of the store area. */
-export interface Order {
+/** An order as the library returns it (`addOrder`, `seed`): int64 exact as `bigint`. Over HTTP: `Order` (wire.ts). */
+export interface StoredOrder {
   id: bigint;
   petId: bigint;
   quantity: number;
@@ -67,16 +69,16 @@ export interface Order {
   complete: boolean;
 }
 
-/** An order as the repository returns it (internal): {@link Order} with int64 as canonical decimal text. */
-export interface OrderRecord extends Omit<Order, 'id' | 'petId'> {
+/** An order as the repository returns it (internal): {@link StoredOrder} with int64 as canonical decimal text. */
+export interface OrderRecord extends Omit<StoredOrder, 'id' | 'petId'> {
   /** Canonical decimal int64. */
   id: string;
   /** Canonical decimal int64. */
   petId: string;
 }
 
-/** Input of `addOrder`. */
-export interface NewOrder {
+/** Input of `addOrder`: int64 as `bigint`. */
+export interface NewStoredOrder {
   petId: bigint;
   quantity: number;
   shipDate?: Date;

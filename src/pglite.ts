@@ -1,5 +1,6 @@
 // `petstore-router/pglite`: embedded PostgreSQL (WASM) for tests, demos and the standalone server.
 import type { Kysely } from 'kysely';
+import { checkPGliteOptions } from './drivers/pglite/arguments.js';
 import { type PGliteInstance, newPGlite, opened, pgliteKysely } from './drivers/pglite/database.js';
 import type { Database } from './storage/database.js';
 import { migrateOrDestroy } from './storage/migrate.js';
@@ -33,10 +34,12 @@ export interface PGliteDatabaseOptions {
  * const disk = await createPGliteDatabase({ dataDir: './data' }) // persistent
  * ```
  */
-export async function createPGliteDatabase(options: PGliteDatabaseOptions = {}): Promise<Kysely<Database>> {
-  if (options.pglite && options.dataDir !== undefined) {
-    throw new TypeError('petstore-router: pass either pglite or dataDir to createPGliteDatabase, not both');
-  }
+export function createPGliteDatabase(options: PGliteDatabaseOptions = {}): Promise<Kysely<Database>> {
+  checkPGliteOptions(options); // synchronously: a wrong option throws here, before PGlite starts
+  return openPGliteDatabase(options);
+}
+
+async function openPGliteDatabase(options: PGliteDatabaseOptions): Promise<Kysely<Database>> {
   const db = options.pglite
     ? pgliteKysely<Database>(options.pglite, false)
     : pgliteKysely<Database>(newPGlite({ dataDir: options.dataDir }), true);

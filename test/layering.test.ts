@@ -115,6 +115,8 @@ test('only the answer primitives (src/http/json-write.ts) build Responses in the
  */
 const FLOORS: Record<string, number> = {
   'src/http': 0,
+  'src/option-value.ts': 0,
+  'src/wire.ts': 0,
   'src/errors.ts': 0,
   'src/error-kinds.ts': 0,
   'src/model.ts': 0,
@@ -129,6 +131,7 @@ const FLOORS: Record<string, number> = {
   'src/add-order.ts': 3,
   'src/pipeline': 4,
   'src/store.ts': 5,
+  'src/options.ts': 5,
   'src/index.ts': 5,
   'src/pg.ts': 5,
   'src/pglite.ts': 5,
