@@ -14,6 +14,9 @@ export default defineConfig({
     fastify: 'adapters/fastify.ts',
     node: 'adapters/node.ts',
     docs: 'adapters/docs.ts',
+    cloudflare: 'adapters/cloudflare.ts',
+    browser: 'adapters/browser.ts',
+    msw: 'adapters/msw.ts',
     cli: 'adapters/cli.ts',
   },
   format: ['esm'],
@@ -26,5 +29,5 @@ export default defineConfig({
   sourcemap: true,
   splitting: true,
   treeshake: true,
-  external: [/^petstore-router(\/.*)?$/, '@electric-sql/pglite', 'pg', 'fastify', 'kysely', 'valibot', 'itty-router'],
+  external: [/^petstore-router(\/.*)?$/, '@electric-sql/pglite', 'pg', 'fastify', 'kysely', 'valibot', 'itty-router', 'msw'],
 });

@@ -14,6 +14,12 @@ export interface BehaviourRun {
   getDb: () => Promise<Kysely<Database>>;
   /** Register every test with `test.skip` (PostgreSQL outside CI without DATABASE_URL). */
   skipped?: boolean;
+  /**
+   * The transport serves one store configured elsewhere (a Worker under wrangler dev), so a test
+   * cannot choose the store's options: `withStore` throws, and the tests named here
+   * (`'area › test'`) are registered with `test.skip`.
+   */
+  fixedStore?: { skip: readonly string[] };
 }
 
 export interface AreaContext {
@@ -30,11 +36,11 @@ export function area(run: BehaviourRun, name: string, options: Partial<PetStoreO
     ctx.db = await run.getDb();
     const opened = await openStore(run.transport, ctx.db, options);
     ctx.call = opened.call;
-    ctx.close = opened.close;
+    ctx.close = () => opened.close();
   });
   test.before.each(async (ctx) => resetDatabase(ctx.db));
   test.after(async (ctx) => ctx.close());
-  return test;
+  return run.fixedStore ? skipping(test, name, run.fixedStore.skip) : test;
 }
 
 /** A second store on the same database with other options, for one test. */
@@ -44,12 +50,21 @@ export async function withStore<T>(
   options: Partial<PetStoreOptions>,
   fn: (call: Call) => Promise<T>,
 ): Promise<T> {
+  if (run.fixedStore) throw new Error(`${run.label}: this test needs a store of its own options; list it in fixedStore.skip`);
   const opened = await openStore(run.transport, db, options);
   try {
     return await fn(opened.call);
   } finally {
     await opened.close();
   }
+}
+
+/** `test` on which the tests named in `skip` (`'area › test'`) are registered with `test.skip`. */
+function skipping(test: Test<AreaContext>, area: string, skip: readonly string[]): Test<AreaContext> {
+  return new Proxy(test, {
+    apply: (target, _this, [name, fn]: Parameters<Test<AreaContext>>) =>
+      skip.includes(`${area} › ${name}`) ? target.skip(`${name} (needs a store of its own options)`, fn) : target(name, fn),
+  });
 }
 
 /**

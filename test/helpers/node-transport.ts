@@ -24,13 +24,14 @@ export const nodeSocket: Transport = {
   },
 };
 
-function send(request: Request, port: number, agent: Agent): Promise<Response> {
+/** Sends `request` over node:http to `host:port`, its Host header kept (also used for a remote server, test/workers). */
+export function send(request: Request, port: number, agent: Agent, host = '127.0.0.1'): Promise<Response> {
   const url = new URL(request.url);
   const headers: [string, string][] = [['host', url.host]];
   for (const pair of request.headers) headers.push(pair);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: '127.0.0.1', port, method: request.method, path: url.pathname + url.search, headers: headers.flat(), agent },
+      { host, port, method: request.method, path: url.pathname + url.search, headers: headers.flat(), agent },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
