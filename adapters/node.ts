@@ -10,4 +10,4 @@ export { createNodeHandler } from './node/handler.js';
 export type { FetchHandler, NodeHandlerOptions, NodeListener } from './node/handler.js';
 export { serve } from './node/serve.js';
 export type { ServeOptions, Served } from './node/serve.js';
-export { nodeResponse } from './node/json-response.js';
+export { nodeResponse } from './node/response.js';

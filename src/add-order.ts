@@ -20,5 +20,6 @@ export async function addOrder(db: Kysely<Database>, input: NewStoredOrder): Pro
   const order = validate(NewOrderSchema, input);
   const added = await insertOrder(db, order);
   if (added === undefined) throw new ApiError(404, ErrorCode.notFound, `pet ${order.petId} does not exist`);
-  return added;
+  // The library's own answer: the store-side type, int64 as bigint (model.ts).
+  return { ...added, id: BigInt(added.id), petId: BigInt(added.petId) };
 }

@@ -3,6 +3,17 @@
  * with int64 fields as `bigint` so every value of the range is exact. Named `Stored*` in the
  * package. What a client receives over HTTP (`await res.json()`: numbers) are the wire types of
  * wire.ts (`Pet`, `Order`, `NewPet`); README's "Types" section says which is which.
+ *
+ * The int64 rule, the same for pets and orders (and the one place it is written down; see
+ * docs/decisions.md, "int8"):
+ * - into storage as `bigint`: path parameters, bodies and cursors are validated to `bigint`
+ *   (schemas/int64.ts) and the repositories take them as statement parameters;
+ * - out of storage as PostgreSQL's canonical decimal text (`"id"::text` in the SQL): the records
+ *   `PetRecord` and `OrderRecord`, which the route handlers write to JSON as they are (the text
+ *   already is the exact JSON integer), whatever int8 parser the driver has;
+ * - the library's own functions answer with the store-side types (`StoredPet`, `StoredOrder`:
+ *   `bigint`), converting with `BigInt(text)` where they return (addOrder) or the row's int8 (seed).
+ * No `number` ever holds an int64 inside the store, so ids past 2^53 stay exact.
  */
 
 /** The availability values of a pet (the database's check constraint lists the same, migrations/0001). */
@@ -21,10 +32,10 @@ export interface StoredPet {
 
 /**
  * A pet as the repository returns it (internal, not exported from the package): the API's shape
- * with the int64 fields as PostgreSQL's own decimal text (`::text` in storage/pets.ts). They are
- * only written back to JSON, where that text already is the exact integer: no driver parser is
+ * with the int64 fields as PostgreSQL's own decimal text (the int64 rule above). They are only
+ * written back to JSON, where that text already is the exact integer: no driver parser is
  * involved (a caller's Pool or PGlite may have any), and no bigint is parsed and printed again per
- * row (a visible share of a 100-pet page's server CPU, docs/performance.md).
+ * row (docs/performance.md, the fast-path table).
  */
 export interface PetRecord {
   /** Canonical decimal int64 (PostgreSQL's int8 output: no sign for positives, no leading zeros). */
@@ -56,6 +67,14 @@ export interface StoredOrder {
   shipDate?: Date;
   status: OrderStatus;
   complete: boolean;
+}
+
+/** An order as the repository returns it (internal): {@link StoredOrder} with int64 as canonical decimal text. */
+export interface OrderRecord extends Omit<StoredOrder, 'id' | 'petId'> {
+  /** Canonical decimal int64. */
+  id: string;
+  /** Canonical decimal int64. */
+  petId: string;
 }
 
 /** Input of `addOrder`: int64 as `bigint`. */

@@ -7,7 +7,7 @@ import { createAuthenticator } from './pipeline/auth.js';
 import { type CorsOptions, createCors } from './pipeline/cors.js';
 import type { ErrorContext, OnResponse, ResponseEvent } from './pipeline/on-response.js';
 import { createPipeline } from './pipeline/pipeline.js';
-import { type ResponseFactory, standardResponse } from './pipeline/respond.js';
+import { type ResponseFactory, standardResponse } from './http/json-write.js';
 import { type RateLimitOptions, createRateLimiter } from './pipeline/rate-limit.js';
 import { docsRoutes } from './docs/route.js';
 import type { ApiReference } from './docs/types.js';
@@ -32,6 +32,7 @@ export interface PetStoreOptions {
    * `createPostgresDatabase()` (`petstore-router/pg`), or your own Kysely instance after
    * `await migrate(db)`. The store never closes it: whoever created it calls `db.destroy()`.
    */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a caller's own Kysely, of whatever schema type
   db: Kysely<Database> | Kysely<any>;
   /**
    * The PostgreSQL schema holding petstore-router's tables, migrated with the same option
@@ -315,8 +316,10 @@ export function createPetStore(given: PetStoreOptions): PetStore {
     options.concurrency === undefined
       ? observed
       : shedding(options.concurrency, observed, (request) => requestUrl(request.url).pathname === healthPath, handle.refuse);
+  // The serving function itself, not a wrapper around it: nothing of this file runs per request.
+  // (Bound: `serve` is a plain function, and a runtime's second argument is ignored by it.)
   return Object.freeze({
-    fetch: (request: Request) => serve(request),
+    fetch: serve,
     basePath: store.basePath,
   });
 }

@@ -5,8 +5,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { rawExchange } from './helpers/raw-socket.js';
 import { createPetStore } from 'petstore-router';
-import { NodeJsonResponse } from '../adapters/node/json-response.js';
-import { NodeHeaders } from '../adapters/node/lazy-headers.js';
+import { NodeJsonResponse } from '../adapters/node/response.js';
+import { NodeHeaders } from '../adapters/node/request.js';
 import { type FetchHandler, nodeResponse, serve } from '../adapters/node.js';
 import { resetDatabase, sharedPGlite } from './helpers/db.js';
 import { KEY, openStore } from './helpers/harness.js';
@@ -296,7 +296,7 @@ test('a client that leaves mid-body: the body read ends at once, nothing is stor
       arrive();
       return store.fetch(request).then(
         (response) => (settle(response.status), response),
-        (error: unknown) => (settle(String(error)), Promise.reject(error)),
+        (error: unknown) => (settle(String(error)), Promise.reject(error as Error)),
       );
     },
   };
@@ -480,7 +480,9 @@ test('close() is bounded: a request that never ends is cut after shutdownTimeout
 test('the store round-trips over a real socket (nodeSocket transport)', async () => {
   const db = await sharedPGlite();
   await resetDatabase(db);
-  const { call, close } = await openStore(nodeSocket, db);
+  const store = await openStore(nodeSocket, db);
+  const call = store.call.bind(store);
+  const close = store.close.bind(store);
   try {
     const created = await call('/v1/pets', { method: 'POST', body: '{"name":"Rex","categoryId":9223372036854775807}' });
     assert.is(created.status, 201, await created.clone().text());
@@ -530,10 +532,42 @@ test("the bridge's own body cap is an option: none by default, 413 past maxBodyB
   assert.equal(errors, [], 'a body past the cap is not a handler failure');
 });
 
+test('one request builder: an absolute-form target gets the lazy Request too, with the URL new Request() would hold; no URL is a 400', async () => {
+  const seen: { url: string; lazy: boolean; host: string | null; body: string }[] = [];
+  const handler: FetchHandler = {
+    fetch: async (request) => {
+      // The lazy Request is not the platform class itself (its prototype only inherits from it).
+      seen.push({
+        url: request.url,
+        lazy: Object.getPrototypeOf(request) !== Request.prototype,
+        host: request.headers.get('host'),
+        body: await request.text(),
+      });
+      return new Response(null, { status: 204 });
+    },
+  };
+  await withServer(handler, async (port) => {
+    const proxied = await raw(
+      port,
+      'POST http://Example.ORG:80/v1/./pets?a=1 HTTP/1.1\r\nHost: ignored.test\r\nContent-Length: 2\r\nConnection: close\r\n\r\nhi',
+    );
+    assert.match(proxied, /^HTTP\/1\.1 204 /);
+    const plain = await raw(port, 'GET /v1/pets HTTP/1.1\r\nHost: a.test:8080\r\nConnection: close\r\n\r\n');
+    assert.match(plain, /^HTTP\/1\.1 204 /);
+    const badHost = await raw(port, 'GET /v1/pets HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n');
+    assert.match(badHost, /^HTTP\/1\.1 400 /);
+    assert.is((bodyOf(badHost) as { code: string }).code, 'invalid_request');
+  });
+  assert.equal(seen, [
+    { url: new Request('http://Example.ORG:80/v1/./pets?a=1').url, lazy: true, host: 'ignored.test', body: 'hi' },
+    { url: 'http://a.test:8080/v1/pets', lazy: true, host: 'a.test:8080', body: '' },
+  ]);
+});
+
 test('the lazy Request answers every member of Request.prototype as the platform Request does', async () => {
   let seen: { key: string; lazy: string; real: string }[] = [];
   const handler: FetchHandler = {
-    fetch: async (request) => {
+    fetch: (request) => {
       const real = new Request(request.url, { method: request.method, headers: request.headers });
       const describe = (r: Request, key: string) => {
         const value = (r as unknown as Record<string, unknown>)[key];
@@ -548,7 +582,7 @@ test('the lazy Request answers every member of Request.prototype as the platform
       seen = Object.getOwnPropertyNames(Request.prototype)
         .filter((key) => key !== 'constructor')
         .map((key) => ({ key, lazy: describe(request, key), real: describe(real, key) }));
-      return new Response(null, { status: 204 });
+      return Promise.resolve(new Response(null, { status: 204 }));
     },
   };
   await withServer(handler, async (port) => {

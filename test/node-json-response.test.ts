@@ -1,5 +1,5 @@
 // Through the Node bridge the store answers JSON with the bridge's lazy Response
-// (adapters/node/json-response.ts, given to the store as `createResponse: nodeResponse`): status,
+// (adapters/node/response.ts, given to the store as `createResponse: nodeResponse`): status,
 // headers and body served from the string, a platform Response built only when something needs
 // one. Callers must not be able to tell: each case here does the same thing to the answer of a
 // store with that option (the fast path) and to the plain answer of one without it (a standard
@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createPetStore } from '../src/index.js';
-import { nodeResponse } from '../adapters/node/json-response.js';
+import { nodeResponse } from '../adapters/node/response.js';
 import { resetDatabase, sharedPGlite } from './helpers/db.js';
 import { KEY } from './helpers/harness.js';
 

@@ -1,5 +1,5 @@
 // The Node adapter builds a request's URL as text where that is already what `new URL()` would
-// serialise (targetUrl in src/http/request-url.ts, with the rules of src/http/plain-url.ts), and
+// serialise (targetUrl in src/http/request-url.ts, with its plain-URL rules), and
 // hands the store its parts. On generated hosts and targets it must give exactly the href and
 // parts `new URL()` gives, and refuse what `new URL()` refuses.
 import { test } from 'uvu';

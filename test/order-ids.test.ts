@@ -37,20 +37,21 @@ postgresTest(test, "PostgreSQL, a caller's own pg.Pool: order ids past 2^53 are 
       "the pool keeps pg's string int8 parser",
     );
 
-    // Storage: every id exact, and an afterId past 2^53 is not rounded (2^53 would list FIRST again).
+    // Storage (the int64 rule of model.ts, as for pets): bigint parameters in, canonical decimal
+    // text out; every id exact, and an afterId past 2^53 is not rounded (2^53 would list FIRST again).
     const all = await listOrders(db, { limit: 10 });
     assert.equal(
       all.items.map((o) => [o.id, o.petId]),
       [
-        [FIRST, PET],
-        [SECOND, PET],
-        [LAST, PET],
+        [String(FIRST), String(PET)],
+        [String(SECOND), String(PET)],
+        [String(LAST), String(PET)],
       ],
     );
     const after = await listOrders(db, { limit: 1, afterId: FIRST });
     assert.equal(
       after.items.map((o) => o.id),
-      [SECOND],
+      [String(SECOND)],
     );
     assert.is(after.hasMore, true);
 

@@ -1,11 +1,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { jsonResponse } from '../src/http/answer.js';
+import { jsonResponse } from '../src/http/json-write.js';
 import { defineRoute } from '../src/routes/define.js';
-import { createRouteMatcher } from '../src/routes/router.js';
+import { createRouteMatcher } from '../src/pipeline/pipeline.js';
 import { int64Path } from '../src/schemas/int64.js';
 
-const doc = { summary: 's', description: 'd', tags: [], responses: {}, handler: async () => jsonResponse(200, '{}') };
+const doc = { summary: 's', description: 'd', tags: [], responses: {}, handler: () => Promise.resolve(jsonResponse(200, '{}')) };
 const byId = defineRoute({
   ...doc,
   method: 'GET',

@@ -1,10 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from 'petstore-router';
-import type { BodyState } from './body.js';
 import { writeError } from './errors.js';
-import { lacksRequiredHost } from './host-header.js';
-import { toLazyRequest } from './lazy-request.js';
-import { toRequest } from './request.js';
+import { type BodyState, lacksRequiredHost, toRequest } from './request.js';
 import { writeResponse } from './response.js';
 
 /** Anything with a web-standard `fetch`: a `PetStore`, a Hono app, ... */
@@ -39,7 +36,7 @@ export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
  * Turns a fetch handler into a `node:http` request listener: the body is streamed in on demand
  * (capped at `maxBodyBytes`, 413 past it), a client disconnect aborts `request.signal`, a handler
  * that throws gets a 500 Error body (or, once headers are out, a destroyed socket: never a hung
- * one). The Request is lazy (lazy-request.ts): its URL, header reads and body cost little. A store
+ * one). The Request is lazy (request.ts): its URL, header reads and body cost little. A store
  * created with `createResponse: nodeResponse` has its JSON answers written in one call.
  *
  * @example
@@ -77,19 +74,10 @@ async function handle(
   const body: BodyState = { started: false, overCap: false, cancelled: false };
   // The lazy request builds headers, signal and the platform Request only if the handler reads
   // them; it watches for a disconnect itself, from the first read of its signal.
-  let request = toLazyRequest(req, res, body, maxBodyBytes);
+  const request = toRequest(req, res, body, maxBodyBytes);
   if (request === undefined) {
-    const aborter = new AbortController();
-    try {
-      request = toRequest(req, aborter.signal, body, maxBodyBytes);
-    } catch {
-      writeError(res, 400, ErrorCode.invalidRequest, 'the request target, a header or the method is not valid');
-      return;
-    }
-    // 'close' before the response finished means the client went away.
-    res.once('close', () => {
-      if (!res.writableFinished) aborter.abort(new DOMException('the client disconnected', 'AbortError'));
-    });
+    writeError(res, 400, ErrorCode.invalidRequest, 'the request target or its Host header does not make a valid URL');
+    return;
   }
   // Close the connection rather than keep reading a body we stopped reading: past the cap, or
   // partly read, or refused as too large (Node would otherwise read and discard it all).

@@ -1,6 +1,6 @@
 import { requestUrl } from '../http/request-url.js';
 import type { ResponseEvent } from './on-response.js';
-import { type StatementObserver, observerScope } from '../storage/statement-observer.js';
+import { type StatementObserver, observerScope } from '../storage/statement.js';
 import type { Handle } from './shed.js';
 import type { RequestTrace, Telemetry } from './tracing.js';
 

@@ -1,6 +1,5 @@
 import type { RouteDefinition } from '../routes/table.js';
 import { keyIdOfPrincipal } from '../http/key-id.js';
-import { traceIdOf } from '../http/request-id.js';
 
 /** What `onResponse` receives once per request, after its response is built. */
 export interface ResponseEvent {
@@ -81,4 +80,18 @@ export function createReporter(onResponse: OnResponse, onError: OnError, basePat
       fail(error, request, requestId);
     }
   };
+}
+
+// W3C Trace Context: version-traceid-parentid-flags, lower-case hex; version ff is invalid, and a
+// later version may append fields after a dash.
+const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}(-.*)?$/;
+
+/** The trace id of a valid W3C `traceparent` header, else undefined. */
+export function traceIdOf(request: Request): string | undefined {
+  const header = request.headers.get('traceparent');
+  if (header === null) return undefined;
+  const m = TRACEPARENT.exec(header.trim());
+  if (!m || m[1] === 'ff' || (m[1] === '00' && m[4] !== undefined)) return undefined;
+  if (/^0+$/.test(m[2]!) || /^0+$/.test(m[3]!)) return undefined;
+  return m[2];
 }

@@ -1,5 +1,5 @@
 import type { RouteRequest, StoreContext } from '../routes/context.js';
-import { createRouteMatcher } from '../routes/router.js';
+import { Router } from 'itty-router';
 import type { RouteDefinition } from '../routes/table.js';
 import type { Authenticate } from './auth.js';
 import { conditionalAnswer } from './conditional.js';
@@ -7,10 +7,9 @@ import type { Cors } from './cors.js';
 import { ApiError, ErrorCode } from '../errors.js';
 import { type OnError, type OnResponse, type Seen, createReporter } from './on-response.js';
 import type { RateLimiter } from './rate-limit.js';
-import { requestIdOf } from '../http/request-id.js';
 import { requestUrl } from '../http/request-url.js';
-import { type Answer, setHeader, setHeaders } from '../http/answer.js';
-import { type ResponseFactory, errorResponse, toApiError, toResponse } from './respond.js';
+import { type Answer, type ResponseFactory, setHeader, setHeaders, toResponse } from '../http/json-write.js';
+import { errorResponse, toApiError } from './respond.js';
 
 export interface PipelineOptions {
   store: StoreContext;
@@ -56,7 +55,7 @@ export function createPipeline({
   return Object.assign(handle, { refuse });
 
   async function handle(request: Request): Promise<Response> {
-    const requestId = requestIdOf(request);
+    const requestId = requestIdFromHeader(request.headers.get('x-request-id'));
     const seen: Seen | undefined = report
       ? { startedAt: performance.now(), route: undefined, principal: undefined, error: undefined }
       : undefined;
@@ -108,7 +107,13 @@ export function createPipeline({
 
   /** An error answered before the pipeline runs (load shedding): request id and CORS, no onResponse nor onError. */
   function refuse(request: Request, error: ApiError): Response {
-    return finish(request, errorResponse(error), requestIdOf(request), cors?.allowOrigin(request), undefined);
+    return finish(
+      request,
+      errorResponse(error),
+      requestIdFromHeader(request.headers.get('x-request-id')),
+      cors?.allowOrigin(request),
+      undefined,
+    );
   }
 
   /** A preflight to a path under the base path (204 with that path's methods), else undefined. */
@@ -137,6 +142,66 @@ export function createPipeline({
   }
 }
 
+const NO_PARAMS: Record<string, string> = Object.freeze({});
+
+export type RouteMatch = { route: RouteDefinition; params: Record<string, string> } | { route?: undefined; allow: string } | undefined;
+
+/**
+ * Compiles the route table with itty-router's patterns and matches a method and path against it.
+ *
+ * We use itty's compiled routes rather than `router.fetch`: itty has no 405 and no HEAD, and its
+ * fetch re-parses the URL and writes onto the request object. Here a path that matches with
+ * another method gives the `Allow` list (HEAD wherever GET is), and HEAD is served by GET.
+ */
+export function createRouteMatcher(table: readonly RouteDefinition[], basePath: string) {
+  const router = Router({ base: basePath });
+  // Paths without parameters first, so `/pets/search` would win over `/pets/:petId` whatever the
+  // table's order (the sort is stable: otherwise the table's order).
+  const ordered = [...table].sort((a, b) => Number(a.path.includes(':')) - Number(b.path.includes(':')));
+  for (const route of ordered) {
+    const add = router[route.method.toLowerCase()] as (path: string, handler: () => RouteDefinition) => unknown;
+    add(route.path, () => route);
+  }
+  const compiled = router.routes.map(([method, regex, handlers]) => ({
+    method,
+    regex,
+    route: (handlers[0] as () => RouteDefinition)(),
+  }));
+
+  return function match(method: string, pathname: string): RouteMatch {
+    const wanted = method === 'HEAD' ? 'GET' : method;
+    let allow: Set<string> | undefined;
+    for (const c of compiled) {
+      const m = c.regex.exec(pathname);
+      if (!m) continue;
+      // The match's own groups object (fresh per exec), not a copy: the definition parses it.
+      if (c.method === wanted) return { route: c.route, params: m.groups ?? NO_PARAMS };
+      (allow ??= new Set()).add(c.method);
+      if (c.method === 'GET') allow.add('HEAD');
+    }
+    return allow ? { allow: [...allow].sort().join(', ') } : undefined;
+  };
+}
+
 function notFound(): ApiError {
   return new ApiError(404, ErrorCode.notFound, 'no such resource');
+}
+
+/** An `X-Request-Id` we keep: 1 to 200 characters of `A-Z a-z 0-9 - _ . : =` (nothing a log line could be forged with). */
+const VALID_ID = /^[A-Za-z0-9\-_.:=]{1,200}$/;
+
+/**
+ * The request id for a request whose `X-Request-Id` header is `given` (absent: null or
+ * undefined): `given` when it is 1 to 200 characters of `A-Z a-z 0-9 - _ . : =`, else a new random
+ * UUID. What the store answers with, for an adapter that answers a request itself (an HTTP parser
+ * error, a body over its cap), so that every answer carries an id. `crypto.randomUUID` is a web
+ * global (Node, Deno, Bun, workers) drawing from a cached entropy pool.
+ *
+ * @example
+ * ```ts
+ * res.setHeader('x-request-id', requestIdFromHeader(req.headers['x-request-id'] as string | undefined))
+ * ```
+ */
+export function requestIdFromHeader(given: string | null | undefined): string {
+  return given !== null && given !== undefined && VALID_ID.test(given) ? given : crypto.randomUUID();
 }

@@ -3,7 +3,7 @@ import type { ReadRouting } from '../drivers/read-view.js';
 import type { StatementRunner } from '../drivers/statements.js';
 import type { DeprecationPolicy } from '../deprecation.js';
 import type { RequestUrl } from '../http/request-url.js';
-import type { Answer } from '../http/answer.js';
+import type { Answer } from '../http/json-write.js';
 import type { Database } from '../storage/database.js';
 
 /** Everything a route needs, resolved once by createPetStore and passed as an argument. */

@@ -1,6 +1,6 @@
 import { jsonArray } from '../http/json-write.js';
 import type { RequestUrl } from '../http/request-url.js';
-import { type JsonAnswer, jsonResponse } from '../http/answer.js';
+import { type JsonAnswer, jsonResponse } from '../http/json-write.js';
 import type { Page } from '../model.js';
 import { type CursorState, encodeCursor } from '../schemas/cursor.js';
 import { nextLink } from './link.js';

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { ApiError, ErrorCode } from '../errors.js';
 import { jsonString, writePet } from '../http/json-write.js';
 import { MAX_BODY_BYTES } from '../http/body.js';
-import { jsonResponse } from '../http/answer.js';
+import { jsonResponse } from '../http/json-write.js';
 import type { PetRecord } from '../model.js';
 import { pageResponse } from './page-response.js';
 import { int64Path } from '../schemas/int64.js';
@@ -12,7 +12,7 @@ import type { Database } from '../storage/database.js';
 import type { StoredResponse } from '../storage/idempotency.js';
 import { findPet, insertPet, listPets } from '../storage/pets.js';
 import { SERVER_ERRORS, defineRoute } from './define.js';
-import { fingerprint, idempotencyKeyHeader, idempotent, storedResponse } from './idempotency.js';
+import { fingerprint, idempotencyKeyHeader, idempotent } from './idempotency.js';
 
 /** `GET /pets`: keyset pages by id, optional status filter, `Link rel="next"` while more exist. */
 export const listPetsRoute = defineRoute({
@@ -70,12 +70,13 @@ export const createPetRoute = defineRoute({
   handler: async (req) => {
     const { url, store, body: newPet } = req;
     const key = req.headers['Idempotency-Key'];
-    const created = (pet: PetRecord): StoredResponse => ({
-      status: 201,
-      body: writePet(pet),
-      location: `${url.origin}${store.basePath}/pets/${pet.id}`,
-    });
-    if (key === undefined) return storedResponse(created(await insertPet(store, newPet)));
+    const created = (pet: PetRecord) =>
+      ({ status: 201, body: writePet(pet), location: `${url.origin}${store.basePath}/pets/${pet.id}` }) satisfies StoredResponse;
+    if (key === undefined) {
+      // Without a key nothing is remembered: the answer goes out as built, no idempotency record.
+      const { status, body, location } = created(await insertPet(store, newPet));
+      return jsonResponse(status, body, { location });
+    }
     // Same NewPet after validation = same request: key order, spacing, unknown properties and an
     // omitted status (stored as "available") do not change the fingerprint.
     const canonical = `POST /pets\n{"name":${jsonString(newPet.name)},"categoryId":${newPet.categoryId},"status":"${newPet.status}"}`;

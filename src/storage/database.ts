@@ -4,7 +4,8 @@ import type { OrderStatus, PetStatus } from '../model.js';
 /**
  * Table types, kept apart from the API types. int8 columns are `bigint | number | string` on
  * the way out because each driver returns them differently (pg: string; PGlite: number up to
- * 2^53, bigint above); repositories normalise them to bigint (see int8.ts).
+ * 2^53, bigint above); the repositories never read them so: they select int8 as text (the int64
+ * rule of model.ts), and seed converts its rows with int8.ts.
  */
 type Int8 = ColumnType<bigint | number | string, bigint | string, bigint | string>;
 type Int8Generated = ColumnType<bigint | number | string, bigint | string | undefined, never>;

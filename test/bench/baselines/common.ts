@@ -22,7 +22,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import pg from 'pg';
 import { entityTag, ifNoneMatchMatches } from '../../../src/http/entity-tag.js';
-import { requestIdFromHeader } from '../../../src/http/request-id.js';
+import { requestIdFromHeader } from '../../../src/pipeline/pipeline.js';
 
 export const BASE = '/v1';
 
