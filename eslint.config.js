@@ -1,5 +1,6 @@
 // ESLint with typescript-eslint's type-checked rules over everything we typecheck.
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -11,6 +12,8 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
+      // A leading underscore marks a parameter a signature needs but the body does not use.
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' }],
     },
   },
   {
@@ -27,4 +30,6 @@ export default tseslint.config(
     },
   },
   { files: ['**/*.js', '**/*.mjs', 'tsup.config.ts', 'eslint.config.js'], ...tseslint.configs.disableTypeChecked },
+  // Plain JavaScript files are Node scripts: Node's globals (process, console) are defined.
+  { files: ['**/*.js', '**/*.mjs'], languageOptions: { globals: globals.node } },
 );
