@@ -102,13 +102,13 @@ export interface TestStore {
   /** The store's PostgreSQL schema in the shared PGlite: name it in raw SQL. */
   readonly schema: string;
   /** Inserts pets and orders without HTTP ({@link seed} on this store's database). */
-  seed(data: SeedData): Promise<Seeded>;
+  readonly seed: (data: SeedData) => Promise<Seeded>;
   /** `store.fetch`, bound. */
   readonly fetch: (request: Request) => Promise<Response>;
   /** A key the store accepts: the first of `keys` when you pass a list, else {@link TEST_KEY}. */
   readonly key: string;
-  /** Empties the store's schema for reuse; the store and `db` answer nothing afterwards. Idempotent. */
-  close(): Promise<void>;
+  /** Empties the store's schema for reuse; the store and `db` answer nothing afterwards. Idempotent. Bound. */
+  readonly close: () => Promise<void>;
 }
 
 /**
