@@ -124,7 +124,7 @@ function parseValue(depth: number): unknown {
   if (c === 0x7b) {
     if (depth >= MAX_JSON_DEPTH) fail(`nesting deeper than ${MAX_JSON_DEPTH} levels`);
     i++;
-    const obj: Record<string, unknown> = Object.create(null);
+    const obj = Object.create(null) as Record<string, unknown>;
     skipWhitespace();
     if (text.charCodeAt(i) === 0x7d) {
       i++;

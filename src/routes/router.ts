@@ -3,6 +3,9 @@ import type { RouteDefinition } from './table.js';
 
 const NO_PARAMS: Record<string, string> = Object.freeze({});
 
+/** itty's registration method for each of our methods: a method added to the table must be added here. */
+const ITTY_METHOD = { GET: 'get', POST: 'post' } as const satisfies Record<RouteDefinition['method'], string>;
+
 export type RouteMatch = { route: RouteDefinition; params: Record<string, string> } | { route?: undefined; allow: string } | undefined;
 
 /**
@@ -17,7 +20,7 @@ export function createRouteMatcher(table: readonly RouteDefinition[], basePath: 
   // Paths without parameters first, so `/pets/search` would win over `/pets/:petId` whatever the
   // table's order (the sort is stable: otherwise the table's order).
   const ordered = [...table].sort((a, b) => Number(a.path.includes(':')) - Number(b.path.includes(':')));
-  for (const route of ordered) router[route.method.toLowerCase()]!(route.path, () => route);
+  for (const route of ordered) router[ITTY_METHOD[route.method]](route.path, () => route);
   const compiled = router.routes.map(([method, regex, handlers]) => ({
     method,
     regex,
