@@ -5,8 +5,8 @@ import { defineConfig } from 'tsup';
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
-    pglite: 'src/drivers/pglite/index.ts',
-    pg: 'src/drivers/pg/index.ts',
+    pglite: 'src/pglite.ts',
+    pg: 'src/pg.ts',
     testing: 'src/testing.ts',
     deno: 'adapters/deno.ts',
     bun: 'adapters/bun.ts',

@@ -45,6 +45,6 @@ export function serve(store: Pick<PetStore, 'fetch'>, options: BunServeOptions =
   if (typeof bun?.serve !== 'function') {
     throw new Error('petstore-router/bun: Bun.serve is not available; this helper runs on Bun (on Node.js use petstore-router/node)');
   }
-  // Bun calls fetch(request, server): its server is not the store's bindings, so only the request is passed.
+  // Bun calls fetch(request, server): the store takes the request alone.
   return bun.serve({ ...options, fetch: (request) => store.fetch(request) });
 }

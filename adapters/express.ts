@@ -1,7 +1,7 @@
 // `petstore-router/express`: the store as Express (4 or 5) middleware. Typed structurally with
 // node:http types plus the few Express members we read, so our public types need no express types.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { PetStore, StoreBindings } from 'petstore-router';
+import type { PetStore } from 'petstore-router';
 import { createNodeHandler } from 'petstore-router/node';
 
 /** The members of Express's `req` this middleware reads (Express's own `Request` fits). */
@@ -62,9 +62,8 @@ export function petStoreExpress(store: PetStore): PetStoreMiddleware {
     req.url = path; // what the Node bridge builds the Request URL from
     const consumed = bodyConsumed(req);
     const handler = {
-      fetch: async (request: Request, bindings: StoreBindings): Promise<Response> => {
-        // Bindings apply to the bridge's own request only: a rebuilt one is read as it is.
-        const response = await store.fetch(consumed ? withBody(request, rebuiltBody(req.body)) : request, bindings);
+      fetch: async (request: Request): Promise<Response> => {
+        const response = await store.fetch(consumed ? withBody(request, rebuiltBody(req.body)) : request);
         return baseUrl === '' ? response : withMountPath(response, new URL(request.url).origin, basePath, baseUrl);
       },
     };

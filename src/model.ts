@@ -3,7 +3,11 @@
  * every value of the range is exact.
  */
 
-export type PetStatus = 'available' | 'pending' | 'sold';
+/** The availability values of a pet (the database's check constraint lists the same, migrations/0001). */
+export const PET_STATUSES = ['available', 'pending', 'sold'] as const;
+export type PetStatus = (typeof PET_STATUSES)[number];
+/** The status of a pet added without one. */
+export const DEFAULT_PET_STATUS: PetStatus = 'available';
 
 /** A pet as returned by the API. */
 export interface Pet {
@@ -36,7 +40,11 @@ export interface NewPet {
   status?: PetStatus;
 }
 
-export type OrderStatus = 'placed' | 'approved' | 'delivered';
+/** The states of an order. */
+export const ORDER_STATUSES = ['placed', 'approved', 'delivered'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+/** The status of an order added without one. */
+export const DEFAULT_ORDER_STATUS: OrderStatus = 'placed';
 
 /** An order of the store area. */
 export interface Order {

@@ -1,17 +1,17 @@
 import type { Kysely } from 'kysely';
-import { StoreBindings, type createBindings } from './bindings.js';
-import type { StoreContext } from './context.js';
-import { attachStatementRunner, statementRunnerOf } from './drivers/statement-runner.js';
+import type { StoreContext } from './routes/context.js';
+import { statementsOf } from './drivers/statements.js';
 import { DEFAULT_DEPRECATED_AT, DEFAULT_SUNSET_AT } from './deprecation.js';
-import { type KeysOption, createAuthenticator } from './http/auth.js';
-import { type CorsOptions, createCors } from './http/cors.js';
-import type { ErrorContext, OnResponse } from './http/on-response.js';
-import { createPipeline } from './http/pipeline.js';
-import { type RateLimitOptions, createRateLimiter } from './http/rate-limit.js';
+import { type KeysOption, createAuthenticator } from './pipeline/auth.js';
+import { type CorsOptions, createCors } from './pipeline/cors.js';
+import type { ErrorContext, OnResponse } from './pipeline/on-response.js';
+import { createPipeline } from './pipeline/pipeline.js';
+import { type ResponseFactory, standardResponse } from './pipeline/respond.js';
+import { type RateLimitOptions, createRateLimiter } from './pipeline/rate-limit.js';
 import { docsRoutes } from './docs/route.js';
 import type { ApiReference } from './docs/types.js';
 import { openApiRoute } from './openapi/route.js';
-import type { OpenApiServer } from './openapi/types.js';
+import type { OpenApiServer } from './openapi-types.js';
 import { type HealthOptions, healthRoute } from './routes/health.js';
 import { routes } from './routes/table.js';
 import type { Database } from './storage/database.js';
@@ -152,6 +152,19 @@ export interface PetStoreOptions {
    * ```
    */
   onResponse?: OnResponse;
+  /**
+   * How the store builds the Response of each JSON answer (every answer but the docs page, a 304
+   * and a preflight): `(text, status, headers) => Response`, which must return a standard
+   * `Response` reading as exactly those parts. A server adapter may offer one it writes faster:
+   * `nodeResponse` from `petstore-router/node` is a lazy Response its bridge writes in one call.
+   * @default a standard Response of the text, status and headers
+   * @example
+   * ```ts
+   * import { nodeResponse } from 'petstore-router/node'
+   * createPetStore({ db, keys, createResponse: nodeResponse })
+   * ```
+   */
+  createResponse?: ResponseFactory;
 }
 
 /** The embedded API: pass `fetch` to any server that speaks web-standard Request/Response. */
@@ -160,11 +173,6 @@ export interface PetStore {
    * Serves one request and answers with a standard `Response`. Bound, so it can be passed around
    * on its own (`Deno.serve(store.fetch)`, `app.mount('/', store.fetch)`).
    *
-   * The second argument is for server adapters: bindings from {@link createBindings} made for
-   * this `request` let the store reuse what the adapter already built (docs/decisions.md,
-   * "Adapter bindings"). Anything else there (Deno's `info`, Bun's `server`, Hono's `env`) is
-   * ignored.
-   *
    * @example
    * ```ts
    * const res = await store.fetch(new Request('http://localhost/v1/pets', {
@@ -172,7 +180,7 @@ export interface PetStore {
    * }))
    * ```
    */
-  readonly fetch: (request: Request, bindings?: StoreBindings | {}) => Promise<Response>;
+  readonly fetch: (request: Request) => Promise<Response>;
   /** The resolved base path (`'/v1'` by default). */
   readonly basePath: string;
 }
@@ -200,7 +208,9 @@ export function createPetStore(options: PetStoreOptions): PetStore {
   const store: StoreContext = {
     // Every statement of the store is built by Kysely's query builder, so WithSchemaPlugin
     // qualifies its tables (and statements are compiled per Kysely instance, storage/statement.ts).
-    db: options.schema === undefined ? db : inSchema(db, checkSchemaName(options.schema, 'options.schema')),
+    db: options.schema === undefined ? db : db.withSchema(checkSchemaName(options.schema, 'options.schema')),
+    // The same connections serve `db.withSchema(...)`: the runner sends the SQL compiled on it.
+    statements: statementsOf(db),
     now: options.now ?? (() => new Date()),
     basePath: normaliseBasePath(options.basePath ?? '/v1'),
     deprecation: {
@@ -215,6 +225,8 @@ export function createPetStore(options: PetStoreOptions): PetStore {
   }
   if (options.onResponse !== undefined && typeof options.onResponse !== 'function')
     throw new TypeError('petstore-router: options.onResponse must be a function');
+  if (options.createResponse !== undefined && typeof options.createResponse !== 'function')
+    throw new TypeError('petstore-router: options.createResponse must be a function (text, status, headers) => Response');
   const handle = createPipeline({
     store,
     routes: routes.filter((route) => !route.public),
@@ -227,26 +239,16 @@ export function createPetStore(options: PetStoreOptions): PetStore {
       ...(options.health === false ? [] : [healthRoute(store, typeof options.health === 'object' ? options.health : {})]),
     ],
     authenticate: createAuthenticator(options.keys),
-    rateLimit: options.rateLimit ? createRateLimiter(options.rateLimit, store.db, store.now) : undefined,
+    rateLimit: options.rateLimit ? createRateLimiter(options.rateLimit, store, store.now) : undefined,
     onError: options.onError ?? defaultOnError,
     cors: options.cors === undefined ? undefined : createCors(options.cors),
     onResponse: options.onResponse,
+    createResponse: options.createResponse ?? standardResponse,
   });
   return Object.freeze({
-    fetch: (request: Request, bindings?: unknown) => handle(request, StoreBindings.for(request, bindings)),
+    fetch: (request: Request) => handle(request),
     basePath: store.basePath,
   });
-}
-
-/**
- * `db` with its tables in `schema`. It runs on the same connections, so the direct path its driver
- * attached to `db` (drivers/statement-runner.ts) serves it too.
- */
-function inSchema(db: Kysely<Database>, schema: string): Kysely<Database> {
-  const scoped = db.withSchema(schema);
-  const runner = statementRunnerOf(db);
-  if (runner !== undefined) attachStatementRunner(scoped, runner);
-  return scoped;
 }
 
 function openApiServers({ openapi }: PetStoreOptions): OpenApiServer[] | undefined {

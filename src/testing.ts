@@ -2,8 +2,8 @@
 // (one shared instance per process, one schema per store: testing/schema-pool.ts).
 // Never imported by the core entry, so production code never loads it.
 import type { Kysely } from 'kysely';
-import type { KeysOption } from './http/auth.js';
-import { opened } from './drivers/pglite/index.js';
+import type { KeysOption } from './pipeline/auth.js';
+import { opened } from './drivers/pglite/database.js';
 import type { Database } from './storage/database.js';
 import { resetDatabase } from './storage/reset.js';
 import { type PetStore, type PetStoreOptions, createPetStore } from './store.js';

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ApiError, createPetStore } from '../src/index.js';
-import { createAuthenticator } from '../src/http/auth.js';
+import { createAuthenticator } from '../src/pipeline/auth.js';
 
 const request = (authorization?: string) =>
   new Request('http://x/v1/pets', authorization === undefined ? {} : { headers: { authorization } });

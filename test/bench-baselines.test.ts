@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createPostgresDatabase } from '../src/drivers/pg/index.js';
+import { createPostgresDatabase } from '../src/pg.js';
 import { entityTag } from '../src/http/entity-tag.js';
 import { createPetStore } from '../src/index.js';
 import { postgresSuite } from './helpers/postgres-test.js';

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { encodeCursor, readCursor } from '../src/pagination/cursor.js';
+import { encodeCursor, readCursor } from '../src/schemas/cursor.js';
 
 test('a cursor round-trips its list, status and last id, over the whole int64 range', () => {
   for (const afterId of [0n, 1n, 9223372036854775807n, -9223372036854775808n]) {

@@ -1,8 +1,8 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ApiError } from '../src/http/errors.js';
-import { toApiError } from '../src/http/respond.js';
-import { isDatabaseUnavailable } from '../src/storage/driver-errors.js';
+import { ApiError } from '../src/errors.js';
+import { toApiError } from '../src/pipeline/respond.js';
+import { isDatabaseUnavailable } from '../src/drivers/errors.js';
 
 const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
 

@@ -1,11 +1,12 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { conditionalAnswer } from '../src/http/conditional.js';
+import { conditionalAnswer } from '../src/pipeline/conditional.js';
 import { entityTag, ifNoneMatchMatches } from '../src/http/entity-tag.js';
-import { type Answer, jsonResponse, toResponse } from '../src/http/respond.js';
+import { type Answer, jsonResponse } from '../src/http/answer.js';
+import { standardResponse, toResponse } from '../src/pipeline/respond.js';
 
 /** The Response the pipeline would return for an answer of a GET. */
-const respond = async (answer: Answer | Promise<Answer>) => toResponse(await answer, 'GET', undefined);
+const respond = async (answer: Answer | Promise<Answer>) => toResponse(await answer, 'GET', standardResponse);
 
 // The tag must follow every change of the body or the Link header (decisions, "conditional GET").
 test('a change of any one character of the body, or of the Link, changes the tag', () => {

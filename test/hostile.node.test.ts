@@ -27,8 +27,8 @@ const nodeSocketAcceptingResetAfter413: Transport = {
   async mount(store) {
     const recording: PetStore = {
       ...store,
-      fetch: async (request, bindings) => {
-        const response = await store.fetch(request, bindings);
+      fetch: async (request) => {
+        const response = await store.fetch(request);
         const id = request.headers.get('x-hostile-request');
         if (id && response.status === 413) {
           served413.set(id, { status: 413, headers: [...response.headers], body: await response.clone().text() });

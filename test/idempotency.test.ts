@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Database } from '../src/index.js';
-import { createPostgresDatabase } from '../src/drivers/pg/index.js';
+import { createPostgresDatabase } from '../src/pg.js';
 import { idempotent } from '../src/routes/idempotency.js';
 import { IDEMPOTENCY_CLAIM_TIMEOUT_MS, claimIdempotencyKey, completeIdempotencyKey } from '../src/storage/idempotency.js';
 import { pgbouncerUrl, resetDatabase, sharedPGlite, sharedPgBouncer, sharedPostgres } from './helpers/db.js';

@@ -101,12 +101,57 @@ test('only storage/ writes SQL: elsewhere Kysely is imported for types only', ()
   }
 });
 
-test('only respond.ts builds Responses in the core', () => {
+test("only the answer primitives and the pipeline's respond.ts build Responses in the core", () => {
   for (const file of files('src')) {
-    if (file === 'src/http/respond.ts') continue;
+    if (file === 'src/http/answer.ts' || file === 'src/pipeline/respond.ts') continue;
     const text = readFileSync(join(root, file), 'utf8');
     assert.not.match(text, /new Response\(/, `${relative(root, join(root, file))} builds a Response`);
   }
+});
+
+/**
+ * The floors of src/ (CONTRIBUTING.md, "Floors"): a file imports only from its own floor or the
+ * floors below. Rooms are a file directly under src/ or the first folder under it.
+ */
+const FLOORS: Record<string, number> = {
+  'src/http': 0,
+  'src/errors.ts': 0,
+  'src/error-kinds.ts': 0,
+  'src/model.ts': 0,
+  'src/deprecation.ts': 0,
+  'src/openapi-types.ts': 0,
+  'src/schemas': 0,
+  'src/drivers': 1,
+  'src/storage': 2,
+  'src/routes': 3,
+  'src/openapi': 3,
+  'src/docs': 3,
+  'src/add-order.ts': 3,
+  'src/pipeline': 4,
+  'src/store.ts': 5,
+  'src/index.ts': 5,
+  'src/pg.ts': 5,
+  'src/pglite.ts': 5,
+  'src/testing.ts': 5,
+  'src/testing': 5,
+};
+
+function roomOf(file: string): string {
+  const parts = file.split('/');
+  return parts.length === 2 ? file : `${parts[0]}/${parts[1]}`;
+}
+
+test('every room of src/ has a floor, and each file imports only from its floor or below', () => {
+  const unplaced = [...new Set(files('src').map(roomOf))].filter((room) => FLOORS[room] === undefined);
+  assert.equal(unplaced, [], 'rooms without a floor: add them to FLOORS and to CONTRIBUTING.md');
+  const upward = src.flatMap((i) => {
+    if (!i.specifier.startsWith('.')) return [];
+    const target = join(i.file, '..', i.specifier).replace(/\.js$/, '.ts');
+    const from = FLOORS[roomOf(i.file)]!;
+    const to = FLOORS[roomOf(relative('.', target))];
+    return to !== undefined && to > from ? [`${i.file} (floor ${from}) -> ${target} (floor ${to})`] : [];
+  });
+  assert.equal(upward, []);
 });
 
 /** The text of a file without its comments (rules are about code, not about prose naming them). */
@@ -128,7 +173,7 @@ test('the core never asks which runtime it is on (no process.versions, no global
   }
 });
 
-test('no Symbol.for protocol: core and adapters meet in src/bindings.ts, a typed contract', () => {
+test('no Symbol.for protocol: the core takes standard Requests, adapters meet it through public entry points', () => {
   for (const file of coreAndAdapters) {
     const text = code(file);
     assert.not.match(text, /Symbol\.for\(/, `${file} declares a registered-symbol protocol`);

@@ -3,7 +3,7 @@ import { Migrator } from 'kysely/migration';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type Database, MIGRATION_LOCK_TABLE, MIGRATION_TABLE, migrate } from '../src/index.js';
-import { createPostgresDatabase } from '../src/drivers/pg/index.js';
+import { createPostgresDatabase } from '../src/pg.js';
 import { migrations } from '../src/storage/migrations/index.js';
 import { sharedPGlite } from './helpers/db.js';
 import { postgresTest } from './helpers/postgres-test.js';

@@ -6,8 +6,8 @@ import * as assert from 'uvu/assert';
 import { rawExchange } from './helpers/raw-socket.js';
 import { createPetStore } from 'petstore-router';
 import { NodeJsonResponse } from '../adapters/node/json-response.js';
-import { StoreBindings } from '../src/bindings.js';
-import { type FetchHandler, serve } from '../adapters/node.js';
+import { NodeHeaders } from '../adapters/node/lazy-headers.js';
+import { type FetchHandler, nodeResponse, serve } from '../adapters/node.js';
 import { resetDatabase, sharedPGlite } from './helpers/db.js';
 import { KEY, openStore } from './helpers/harness.js';
 import { nodeSocket } from './helpers/node-transport.js';
@@ -292,9 +292,9 @@ test('a client that leaves mid-body: the body read ends at once, nothing is stor
   let settle!: (outcome: number | string) => void;
   const outcome = new Promise<number | string>((r) => (settle = r));
   const handler: FetchHandler = {
-    fetch: (request, bindings) => {
+    fetch: (request) => {
       arrive();
-      return store.fetch(request, bindings).then(
+      return store.fetch(request).then(
         (response) => (settle(response.status), response),
         (error: unknown) => (settle(String(error)), Promise.reject(error)),
       );
@@ -327,10 +327,9 @@ test("the store's header lookups on the lazy request equal Headers.get (repeats,
   const names = ['authorization', 'x-twice', 'x-spaced', 'x-latin', 'x-empty', 'x-missing'];
   let seen: { direct: (string | null)[]; viaHeaders: (string | null)[] } | undefined;
   const handler: FetchHandler = {
-    fetch: (request, bindings) => {
-      const given = StoreBindings.for(request, bindings)!;
-      const direct = names.map((n) => given.header!(n)); // before anything builds Headers
-      seen = { direct, viaHeaders: names.map((n) => request.headers.get(n)) };
+    fetch: (request) => {
+      const direct = names.map((n) => request.headers.get(n)); // the raw scan: nothing built Headers yet
+      seen = { direct, viaHeaders: names.map((n) => NodeHeaders.real(request.headers as unknown as NodeHeaders).get(n)) };
       return new Response(null, { status: 204 });
     },
   };
@@ -563,14 +562,14 @@ test('the lazy Request answers every member of Request.prototype as the platform
   );
 });
 
-test('the bridge hands each request bindings made for it; the store answers through them (the fast path)', async () => {
-  const store = createPetStore({ db: await sharedPGlite(), keys: [KEY] });
+test('a store created with createResponse: nodeResponse answers in lazy Responses the bridge writes in one call', async () => {
+  const store = createPetStore({ db: await sharedPGlite(), keys: [KEY], createResponse: nodeResponse });
   const seen: { bound: boolean; fast: boolean; status: number }[] = [];
   const handler: FetchHandler = {
-    fetch: async (request, bindings) => {
-      const response = await store.fetch(request, bindings);
+    fetch: async (request) => {
+      const response = await store.fetch(request);
       seen.push({
-        bound: StoreBindings.for(request, bindings) !== undefined,
+        bound: request instanceof Request && request.headers instanceof Headers,
         fast: NodeJsonResponse.untouched(response) !== undefined,
         status: response.status,
       });

@@ -1,14 +1,14 @@
 // Through the Node bridge the store answers JSON with the bridge's lazy Response
-// (adapters/node/json-response.ts, handed to the store in its bindings): status, headers and body
-// served from the string, a platform Response built only when something needs one. Callers must
-// not be able to tell: each case here does the same thing to the store's answer through the
-// bindings (the fast path) and to its plain answer without them (a standard Response), and expects
-// the same outcome.
+// (adapters/node/json-response.ts, given to the store as `createResponse: nodeResponse`): status,
+// headers and body served from the string, a platform Response built only when something needs
+// one. Callers must not be able to tell: each case here does the same thing to the answer of a
+// store with that option (the fast path) and to the plain answer of one without it (a standard
+// Response), and expects the same outcome.
 import { Readable } from 'node:stream';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createBindings, createPetStore } from '../src/index.js';
-import { nodeJsonResponse } from '../adapters/node/json-response.js';
+import { createPetStore } from '../src/index.js';
+import { nodeResponse } from '../adapters/node/json-response.js';
 import { resetDatabase, sharedPGlite } from './helpers/db.js';
 import { KEY } from './helpers/harness.js';
 
@@ -18,7 +18,7 @@ const auth = { authorization: `Bearer ${KEY}`, 'x-request-id': 'json-response-te
  * The store on the shared test PGlite and the path of its one pet, set up on first use (uvu
  * imports every test file before running any, and other files reset the shared database).
  */
-let setup: Promise<{ store: ReturnType<typeof createPetStore>; path: string }> | undefined;
+let setup: Promise<{ store: ReturnType<typeof createPetStore>; lazyStore: ReturnType<typeof createPetStore>; path: string }> | undefined;
 const ready = () =>
   (setup ??= (async () => {
     const db = await sharedPGlite();
@@ -29,18 +29,13 @@ const ready = () =>
       new Request('http://x/v1/pets', { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body }),
     );
     const { id } = (await created.json()) as { id: number };
-    return { store, path: `http://x/v1/pets/${id}` };
+    return { store, lazyStore: createPetStore({ db, keys: [KEY], createResponse: nodeResponse }), path: `http://x/v1/pets/${id}` };
   })());
 
-/** A request and the bindings the Node bridge would give it for its answer. */
-function bound(request: Request) {
-  return [request, createBindings(request, { jsonResponse: nodeJsonResponse })] as const;
-}
-
-/** The store's answer to GET /v1/pets/{id} through the bindings, and without them. */
+/** The answer to GET /v1/pets/{id} of a store with `createResponse: nodeResponse`, and of one without. */
 async function pair(): Promise<[Response, Response]> {
-  const { store, path } = await ready();
-  const lazy = await store.fetch(...bound(new Request(path, { headers: auth })));
+  const { store, lazyStore, path } = await ready();
+  const lazy = await lazyStore.fetch(new Request(path, { headers: auth }));
   const real = await store.fetch(new Request(path, { headers: auth }));
   return [lazy, real];
 }
@@ -74,10 +69,10 @@ async function both<T>(use: (r: Response) => Promise<T> | T) {
   return [await run(lazy), await run(real)] as const;
 }
 
-test('the answer through the bindings is not a platform Response, yet looks like one before the body is read', async () => {
+test('the answer built by nodeResponse is not a platform Response, yet looks like one before the body is read', async () => {
   const [lazy, real] = await pair();
   assert.ok(Object.getPrototypeOf(lazy) !== Response.prototype, 'the lazy object is what this file tests');
-  assert.ok(Object.getPrototypeOf(real) === Response.prototype, 'without bindings: a standard Response');
+  assert.ok(Object.getPrototypeOf(real) === Response.prototype, 'without the option: a standard Response');
   assert.equal(surface(lazy), surface(real));
   assert.is(lazy.headers.get('content-type'), 'application/json; charset=utf-8');
   assert.ok(lazy.headers.get('deprecation'));
@@ -136,12 +131,12 @@ test('the body text is exact (int64 past 2^53, non-ASCII)', async () => {
 });
 
 test('error answers and HEAD behave the same way', async () => {
-  const { store, path } = await ready();
-  const missing = await store.fetch(...bound(new Request('http://x/v1/pets/999999', { headers: auth })));
+  const { lazyStore, path } = await ready();
+  const missing = await lazyStore.fetch(new Request('http://x/v1/pets/999999', { headers: auth }));
   assert.ok(Object.getPrototypeOf(missing) !== Response.prototype);
   assert.is(missing.status, 404);
   assert.equal(await missing.clone().json(), await missing.json());
-  const head = await store.fetch(...bound(new Request(path, { method: 'HEAD', headers: auth })));
+  const head = await lazyStore.fetch(new Request(path, { method: 'HEAD', headers: auth }));
   assert.is(head.status, 200);
   assert.is(head.body, null);
   assert.is(await head.text(), '');

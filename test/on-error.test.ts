@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createPetStore } from '../src/index.js';
-import { createPGliteDatabase } from '../src/drivers/pglite/index.js';
+import { createPGliteDatabase } from '../src/pglite.js';
 import { KEY } from './helpers/harness.js';
 
 // An onError that throws must not cost the client its answer: the 503 still has the Error body.

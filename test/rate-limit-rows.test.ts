@@ -2,8 +2,8 @@ import pg from 'pg';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createPetStore } from '../src/index.js';
-import { createPostgresDatabase } from '../src/drivers/pg/index.js';
-import { createPGliteDatabase } from '../src/drivers/pglite/index.js';
+import { createPostgresDatabase } from '../src/pg.js';
+import { createPGliteDatabase } from '../src/pglite.js';
 import { KEY } from './helpers/harness.js';
 import { postgresTest } from './helpers/postgres-test.js';
 

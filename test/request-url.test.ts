@@ -3,7 +3,7 @@
 // be what `new URL()` gives.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { requestUrl, requestUrlOf, targetUrl } from '../src/http/request-url.js';
+import { requestUrl, targetUrl } from '../src/http/request-url.js';
 import { HOSTS, random, target } from './helpers/generate.js';
 
 test('origin, pathname and query equal those of new URL(), on 20,000 generated URLs', () => {
@@ -78,15 +78,6 @@ test('user info, a fragment and an uppercase host go to new URL()', () => {
   for (const href of ['http://user:pw@h/x', 'http://h/x#frag', 'HTTP://H/x', 'http://[::1]:3000/x']) {
     assert.instance(requestUrl(href), URL, href);
   }
-});
-
-test("an adapter's parts are used while they match request.url, and ignored once they do not", () => {
-  const parts = targetUrl('http', '127.0.0.1:18080', '/v1/pets?limit=5')!;
-  const handed = (url: string) => new Request(url);
-  assert.is(requestUrlOf(handed(parts.href), { url: parts }), parts, 'the same object: no second check or parse');
-  const other = requestUrlOf(handed('http://127.0.0.1:18080/v1/orders'), { url: parts });
-  assert.is.not(other, parts);
-  assert.equal([other.pathname, other.searchParams.toString()], ['/v1/orders', '']);
 });
 
 test.run();

@@ -1,10 +1,11 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import * as v from 'valibot';
-import type { RouteRequest, StoreContext } from '../src/context.js';
-import { ApiError } from '../src/http/errors.js';
-import { requestUrlOf } from '../src/http/request-url.js';
-import { jsonResponse, toResponse } from '../src/http/respond.js';
+import type { RouteRequest, StoreContext } from '../src/routes/context.js';
+import { ApiError } from '../src/errors.js';
+import { requestUrl } from '../src/http/request-url.js';
+import { jsonResponse } from '../src/http/answer.js';
+import { standardResponse, toResponse } from '../src/pipeline/respond.js';
 import { operationObject } from '../src/openapi/operation.js';
 import { defineRoute } from '../src/routes/define.js';
 import { int64Path } from '../src/schemas/int64.js';
@@ -53,8 +54,8 @@ const route = defineRoute({
 
 function call(path: string, params: Record<string, string>, body: string, headers: Record<string, string> = {}): Promise<Response> {
   const request = new Request(`http://x/v1${path}`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
-  const req: RouteRequest = { request, url: requestUrlOf(request), params, store, principal: 'p', bindings: undefined };
-  return route.handler(req).then((answer) => toResponse(answer, request.method, undefined));
+  const req: RouteRequest = { request, url: requestUrl(request.url), params, store, principal: 'p' };
+  return route.handler(req).then((answer) => toResponse(answer, request.method, standardResponse));
 }
 
 async function details(promise: Promise<Response>): Promise<string[]> {

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { jsonResponse } from '../src/http/respond.js';
+import { jsonResponse } from '../src/http/answer.js';
 import { defineRoute } from '../src/routes/define.js';
 import { createRouteMatcher } from '../src/routes/router.js';
 import { int64Path } from '../src/schemas/int64.js';

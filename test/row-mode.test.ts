@@ -1,14 +1,14 @@
-// Our compiled pet statements get rows as arrays from our driver views (storage/statement.ts) and map them
-// in code that only sees pet rows. What a user observes is the same records either way; these
-// tests check that, and that the array path is really taken where we own the driver view (a
-// regression there costs CPU, not correctness, so no behavioural test would notice it).
-import { PGlite } from '@electric-sql/pglite';
-import { Kysely, type KyselyPlugin, PGliteDialect, type PluginTransformResultArgs, type QueryResult, type UnknownRow } from 'kysely';
+// Our compiled pet statements get rows as arrays from the pg driver's statement runner
+// (drivers/statements.ts) and map them in code that only sees pet rows. What a user observes is the
+// same records either way; this test checks that, and that the array path is really taken where
+// the runner is given (a regression there costs CPU, not correctness).
+import { type Kysely, type KyselyPlugin, type PluginTransformResultArgs, type QueryResult, type UnknownRow } from 'kysely';
 import pg from 'pg';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createPostgresDatabase } from '../src/drivers/pg/index.js';
-import { createPGliteDatabase } from '../src/drivers/pglite/index.js';
+import { createPostgresDatabase } from '../src/pg.js';
+import { statementsOf } from '../src/drivers/statements.js';
+import type { StatementTarget } from '../src/storage/statement.js';
 import type { Database } from '../src/storage/database.js';
 import { findPet, insertPet, listPets } from '../src/storage/pets.js';
 import { resetDatabase } from './helpers/db.js';
@@ -28,7 +28,7 @@ class RowWatcher implements KyselyPlugin {
 }
 
 /** What the repository answers for three pets, through `db`. */
-async function readBack(db: Kysely<Database>) {
+async function readBack(db: StatementTarget) {
   const inserted = await insertPet(db, { name: 'C "quoted" \u00e9', categoryId: -9223372036854775808n, status: 'pending' });
   return {
     inserted,
@@ -50,54 +50,6 @@ async function seed(db: Kysely<Database>) {
     .execute();
 }
 
-test('PGlite: pet statements ask for array rows, and answer the same records as object rows', async () => {
-  const pglite = new PGlite();
-  const db = await createPGliteDatabase({ pglite });
-  await seed(db);
-  const modes: string[] = [];
-  const query = pglite.query.bind(pglite);
-  pglite.query = ((text: string, params?: unknown[], options?: { rowMode?: string }) => {
-    if (text.includes('petstore_pets')) modes.push(options?.rowMode ?? 'none');
-    return query(text, params, options as never);
-  }) as PGlite['query'];
-  const viaArrays = await readBack(db);
-  assert.equal([...new Set(modes)], ['array'], 'every pet statement asked for arrays');
-
-  // With a plugin: its transformQuery applies, but the store maps its own rows, so the plugin's
-  // transformResult never sees them (it might expect objects, or rename their keys).
-  await db.deleteFrom('petstore_pets').where('id', '=', BigInt(viaArrays.inserted.id)).execute();
-  modes.length = 0;
-  const watcher = new RowWatcher();
-  const viaPlugin = await readBack(db.withPlugin(watcher));
-  assert.equal([...new Set(modes)], ['array'], 'array rows with plugins too');
-  assert.is(watcher.arrays + watcher.objects, 0, 'no plugin saw a pet row');
-  assert.equal(
-    viaPlugin.all.items.map((p) => p.name),
-    viaArrays.all.items.map((p) => p.name),
-  );
-
-  // The plain path, differential: Kysely's own PGlite dialect on the same instance, object rows.
-  await db.deleteFrom('petstore_pets').where('id', '=', BigInt(viaPlugin.inserted.id)).execute();
-  modes.length = 0;
-  const viaObjects = await readBack(new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) }));
-  assert.equal([...new Set(modes)], ['object'], 'the plain path asked for object rows');
-
-  viaObjects.inserted.id = viaArrays.inserted.id; // a new row, so a new id; everything else is equal
-  if (viaObjects.found) viaObjects.found.id = viaArrays.inserted.id;
-  for (const page of [viaObjects.all, viaObjects.after])
-    for (const p of page.items) if (p.name.startsWith('C ')) p.id = viaArrays.inserted.id;
-  assert.equal(viaObjects, viaArrays);
-  assert.equal(viaArrays.found, {
-    id: viaArrays.inserted.id,
-    name: 'C "quoted" \u00e9',
-    categoryId: '-9223372036854775808',
-    status: 'pending',
-  });
-  assert.equal(viaArrays.available, { items: [{ id: '1000', name: 'b', categoryId: '1', status: 'available' }], hasMore: false });
-  await db.destroy();
-  await pglite.close();
-});
-
 postgresTest(test, "PostgreSQL (a pool we create): pet rows are decoded as arrays, never by pg's shared object decoder", async (url) => {
   const db = await createPostgresDatabase(url);
   await seed(db);
@@ -115,7 +67,7 @@ postgresTest(test, "PostgreSQL (a pool we create): pet rows are decoded as array
   };
   let viaArrays;
   try {
-    viaArrays = await readBack(db);
+    viaArrays = await readBack({ db, statements: statementsOf(db) });
   } finally {
     proto.parseRow = parseRow;
     proto._parseRowAsArray = _parseRowAsArray;

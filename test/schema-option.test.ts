@@ -8,7 +8,7 @@ import { type Kysely, sql } from 'kysely';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type Database, MIGRATION_TABLE, createPetStore, migrate } from '../src/index.js';
-import { createPostgresDatabase } from '../src/drivers/pg/index.js';
+import { createPostgresDatabase } from '../src/pg.js';
 import { migrations } from '../src/storage/migrations/index.js';
 import { createTestDatabase } from '../src/testing.js';
 

@@ -1,24 +1,26 @@
-// The direct path for the store's own statements (src/drivers/statement-runner.ts) against
-// Kysely's plain path, on PostgreSQL: same rows, same errors; taken only on the Kysely the driver
-// created (never in a transaction or on a connection-bound Kysely); and `db.destroy()` still ends
-// the pool when only the direct path ran.
+// The prepared path for the store's own statements (the runner of src/drivers/statements.ts, given
+// explicitly) against Kysely's plain path, on PostgreSQL: same rows, same errors; taken only when
+// the runner is given (never in a transaction or on a connection-bound Kysely); and `db.destroy()`
+// still ends the pool when only the runner ran.
 import { type Kysely, sql } from 'kysely';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createPostgresDatabase } from '../src/drivers/pg/index.js';
+import { createPostgresDatabase } from '../src/pg.js';
 import { createPetStore, migrate } from '../src/index.js';
-import { type StatementRunner, attachStatementRunner, statementRunnerOf } from '../src/drivers/statement-runner.js';
+import { type StatementRunner, statementsOf } from '../src/drivers/statements.js';
+import type { StatementTarget } from '../src/storage/statement.js';
 import type { Database } from '../src/storage/database.js';
 import { findPet, insertPet, listPets } from '../src/storage/pets.js';
 import { countRequest } from '../src/storage/rate-limits.js';
 import { postgresSuite } from './helpers/postgres-test.js';
 
-const test = postgresSuite(suite<{ db: Kysely<Database>; runs: number }>('statement runner', { db: undefined as never, runs: 0 }));
+type Context = { db: Kysely<Database>; target: StatementTarget; runs: number };
+const test = postgresSuite(suite<Context>('statement runner', { db: undefined as never, target: undefined as never, runs: 0 }));
 
 test.before(async (context) => {
   context.db = await createPostgresDatabase(process.env.DATABASE_URL!);
-  const runner = statementRunnerOf(context.db);
-  assert.ok(runner, 'a pool of ours gets the direct path');
+  const runner = statementsOf(context.db);
+  assert.ok(runner, 'a pool of ours carries a runner');
   // Counts what goes the direct way, so each case can tell which path it took.
   const counting: StatementRunner = {
     run: (sql, parameters, map) => {
@@ -26,16 +28,15 @@ test.before(async (context) => {
       return runner.run(sql, parameters, map);
     },
   };
-  attachStatementRunner(context.db, counting);
+  context.target = { db: context.db, statements: counting };
 });
 test.after(async ({ db }) => db.destroy());
 
 /** The same work through both paths: `db` (direct) and a copy of it without the runner (plain). */
-async function both<T>(context: { db: Kysely<Database>; runs: number }, work: (db: Kysely<Database>) => Promise<T>): Promise<[T, T]> {
-  const plainDb = context.db.withoutPlugins();
-  assert.is(statementRunnerOf(plainDb), undefined);
+async function both<T>(context: Context, work: (db: StatementTarget) => Promise<T>): Promise<[T, T]> {
+  const plainDb = context.db;
   const before = context.runs;
-  const direct = await work(context.db);
+  const direct = await work(context.target);
   assert.ok(context.runs > before, 'the direct path ran');
   const afterDirect = context.runs;
   const plain = await work(plainDb);
@@ -84,7 +85,7 @@ test('an upsert returns the same counts either way', async (context) => {
 
 test('a failing statement rejects with the same PostgreSQL error either way', async (context) => {
   // A category id past int8: PostgreSQL refuses it (22003), nothing is stored.
-  const failing = (db: Kysely<Database>) =>
+  const failing = (db: StatementTarget) =>
     insertPet(db, { name: 'too big', categoryId: 2n ** 63n }).then(
       () => 'stored',
       (e: { code?: string }) => e.code,
@@ -93,8 +94,8 @@ test('a failing statement rejects with the same PostgreSQL error either way', as
   assert.is(direct, '22003');
   assert.is(plain, '22003');
   // The client went back to the pool after the failure: the next statements still run.
-  const pet = await insertPet(context.db, { name: 'after failure', categoryId: 1n });
-  assert.equal(await findPet(context.db, BigInt(pet.id)), pet);
+  const pet = await insertPet(context.target, { name: 'after failure', categoryId: 1n });
+  assert.equal(await findPet(context.target, BigInt(pet.id)), pet);
 });
 
 test('statements in a transaction or on one connection never take the direct path', async (context) => {
@@ -105,33 +106,14 @@ test('statements in a transaction or on one connection never take the direct pat
   assert.is(context.runs, before);
 });
 
-test("a store's schema option keeps the direct path, in its schema", async (context) => {
-  const schema = 'statement_runner_schema';
-  await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(context.db);
-  await migrate(context.db, { schema });
-  const store = createPetStore({ db: context.db, keys: ['runner-key'], schema });
-  const before = context.runs;
-  const response = await store.fetch(
-    new Request('http://x/v1/pets', {
-      method: 'POST',
-      headers: { authorization: 'Bearer runner-key', 'content-type': 'application/json' },
-      body: '{"name":"in schema","categoryId":1}',
-    }),
-  );
-  assert.is(response.status, 201);
-  assert.ok(context.runs > before, 'the direct path ran');
-  const { rows } = await sql<{ name: string }>`select name from ${sql.id(schema, 'petstore_pets')}`.execute(context.db);
-  assert.equal(rows, [{ name: 'in schema' }], 'stored in the schema, not in public');
-});
-
-test('a Kysely never queried gets the direct path once its driver opened, and destroy() still ends its pool', async () => {
+test('a database only the runner used: destroy() still ends its pool', async () => {
   const db = await createPostgresDatabase(process.env.DATABASE_URL!, { migrate: false });
-  assert.is(statementRunnerOf(db), undefined, 'not before Kysely opened its driver (destroy() would leave the pool open)');
-  const pet = await insertPet(db, { name: 'lazy', categoryId: 1n });
-  assert.ok(statementRunnerOf(db), 'attached once Kysely lent its first connection');
-  assert.equal(await findPet(db, BigInt(pet.id)), pet);
+  const target = { db, statements: statementsOf(db) };
+  assert.ok(target.statements);
+  const pet = await insertPet(target, { name: 'lazy', categoryId: 1n });
+  assert.equal(await findPet(target, BigInt(pet.id)), pet);
   await db.destroy();
-  const after = await findPet(db, BigInt(pet.id)).then(
+  const after = await findPet(target, BigInt(pet.id)).then(
     () => 'answered',
     (e: Error) => e.message,
   );

@@ -56,7 +56,7 @@ export function accessLine(event: ResponseEvent): Record<string, unknown> {
 
 /**
  * {@link accessLine} as its JSON text and a newline, written field by field: JSON.stringify of the
- * whole object cost several times more (docs/performance.md, "Operating features"). Request ids
+ * whole object cost several times more (history: git log of docs/performance.md). Request ids
  * and key ids are validated or hex, so only the strings a client chose are escaped.
  */
 export function accessLineText(event: ResponseEvent): string {

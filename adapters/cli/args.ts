@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { CliError, EXIT_USAGE } from './errors.js';
+import { integer, usage } from './flags.js';
 import { OPERATING_OPTIONS, type OperatingFlags, operatingFlags } from './operating-args.js';
 
 export interface ServeCommand {
@@ -29,10 +30,6 @@ export interface MigrateCommand {
 export type Command = { kind: 'help' } | { kind: 'version' } | { kind: 'openapi' } | ServeCommand | MigrateCommand;
 
 export const DEFAULT_DATA_DIR = './.petstore-data';
-
-export function usage(message: string): CliError {
-  return new CliError(`${message} (see petstore-router --help)`, EXIT_USAGE);
-}
 
 /**
  * Parses the command line (flags win over environment variables). Throws a CliError with exit
@@ -124,10 +121,4 @@ function rateLimit(text: string): { limit: number; windowSeconds: number } {
     throw usage(`--rate-limit must be LIMIT/WINDOW_SECONDS with both at least 1 (e.g. 100/60), got ${JSON.stringify(text)}`);
   }
   return { limit, windowSeconds };
-}
-
-export function integer(flag: string, text: string, min: number, max: number): number {
-  const value = /^\d{1,6}$/.test(text) ? Number(text) : Number.NaN;
-  if (!(value >= min && value <= max)) throw usage(`${flag} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`);
-  return value;
 }

@@ -1,4 +1,4 @@
-import { integer, usage } from './args.js';
+import { integer, usage } from './flags.js';
 
 /** The serve flags for operating the server: access log, metrics listener, CORS. */
 export interface OperatingFlags {

@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { type PetStore, createPetStore } from 'petstore-router';
 import { apiReference } from 'petstore-router/docs';
-import { type FetchHandler, type Served, serve } from 'petstore-router/node';
+import { type FetchHandler, type Served, nodeResponse, serve } from 'petstore-router/node';
 import type { ServeCommand } from './args.js';
 import { openDatabase } from './database.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, describe } from './errors.js';
@@ -125,10 +125,9 @@ async function runPrimary(command: ServeCommand): Promise<number> {
 /**
  * The handler the server calls: the store in use, replaced whole when the keys are reloaded.
  * A request in flight keeps the store it started on; requests after the swap get the new one.
- * The bridge's bindings are passed on: without them the store would take its plain path.
  */
 function swappableStore(store: PetStore): FetchHandler & { store: PetStore } {
-  const current: FetchHandler & { store: PetStore } = { store, fetch: (request, bindings) => current.store.fetch(request, bindings) };
+  const current: FetchHandler & { store: PetStore } = { store, fetch: (request) => current.store.fetch(request) };
   return current;
 }
 
@@ -138,6 +137,7 @@ function createStore(db: Parameters<typeof createPetStore>[0]['db'], keys: strin
       db,
       keys,
       basePath: BASE_PATH,
+      createResponse: nodeResponse,
       rateLimit: command.rateLimit,
       docs: command.docs && apiReference(),
       ...operating.storeOptions,

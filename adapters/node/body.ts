@@ -1,5 +1,11 @@
 import type { IncomingMessage } from 'node:http';
-import { ApiError, type BodyReader, ErrorCode } from 'petstore-router';
+import { ApiError, ErrorCode } from 'petstore-router';
+
+/** Pulls a body's chunks, as the reader of a `ReadableStream` does. */
+export interface BodyReader {
+  read(): Promise<ReadableStreamReadResult<Uint8Array>>;
+  cancel(reason?: unknown): Promise<void>;
+}
 
 /** What the bridge needs to know about the request body once the response is ready. */
 export interface BodyState {
@@ -17,8 +23,8 @@ type Waiter = { resolve: (result: ReadableStreamReadResult<Uint8Array>) => void;
  * The one reader of a Node request body in the bridge: chunks are pulled (the socket is paused
  * while nobody asks), at most `maxBytes` are read (past them reading stops, `state.overCap` is
  * set and the read fails with a 413 ApiError), and a client that leaves mid-body fails the
- * pending read instead of leaving it waiting. Both the store's bindings and the web stream of
- * `request.body` (see {@link bodyStream}) read through it.
+ * pending read instead of leaving it waiting. The web stream of `request.body` (see
+ * {@link bodyStream}) reads through it.
  */
 export class NodeBodyReader implements BodyReader {
   readonly #req: IncomingMessage;
@@ -126,13 +132,4 @@ export function bodyStream(reader: BodyReader): ReadableStream<Uint8Array> {
     },
     { highWaterMark: 0 },
   );
-}
-
-/** What `body` is once the body was read through the bindings: a stream that fails as undici's would. */
-export function spentStream(): ReadableStream<Uint8Array> {
-  return new ReadableStream({
-    start(controller) {
-      controller.error(new TypeError('Body is unusable: Body has already been read'));
-    },
-  });
 }

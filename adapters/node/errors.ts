@@ -1,7 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { requestIdFromHeader } from 'petstore-router';
-
-const JSON_TYPE = 'application/json; charset=utf-8';
+import { JSON_TYPE, requestIdFromHeader } from 'petstore-router';
 
 /**
  * The Error body (`{ code, message, status }`) for answers the bridge makes itself, below the

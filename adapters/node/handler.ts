@@ -1,20 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ErrorCode, type StoreBindings, createBindings } from 'petstore-router';
+import { ErrorCode } from 'petstore-router';
 import type { BodyState } from './body.js';
 import { writeError } from './errors.js';
 import { lacksRequiredHost } from './host-header.js';
-import { nodeJsonResponse } from './json-response.js';
 import { toLazyRequest } from './lazy-request.js';
 import { toRequest } from './request.js';
 import { writeResponse } from './response.js';
 
-/**
- * Anything with a web-standard `fetch`: a `PetStore`, a Hono app, ... The second argument is the
- * request's bindings (`StoreBindings`, see `createBindings` in `petstore-router`): a store uses
- * them, other handlers may ignore them (a Hono app sees them as `c.env`).
- */
+/** Anything with a web-standard `fetch`: a `PetStore`, a Hono app, ... */
 export interface FetchHandler {
-  fetch(request: Request, bindings: StoreBindings): Promise<Response> | Response;
+  fetch(request: Request): Promise<Response> | Response;
 }
 
 /** Options of {@link createNodeHandler}. */
@@ -44,7 +39,8 @@ export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
  * Turns a fetch handler into a `node:http` request listener: the body is streamed in on demand
  * (capped at `maxBodyBytes`, 413 past it), a client disconnect aborts `request.signal`, a handler
  * that throws gets a 500 Error body (or, once headers are out, a destroyed socket: never a hung
- * one). The handler is called as `fetch(request, bindings)` (see {@link FetchHandler}).
+ * one). The Request is lazy (lazy-request.ts): its URL, header reads and body cost little. A store
+ * created with `createResponse: nodeResponse` has its JSON answers written in one call.
  *
  * @example
  * ```ts
@@ -79,14 +75,10 @@ async function handle(
     return;
   }
   const body: BodyState = { started: false, overCap: false, cancelled: false };
-  let request: Request;
-  let bindings: StoreBindings;
   // The lazy request builds headers, signal and the platform Request only if the handler reads
   // them; it watches for a disconnect itself, from the first read of its signal.
-  const lazy = toLazyRequest(req, res, body, maxBodyBytes);
-  if (lazy) {
-    ({ request, bindings } = lazy);
-  } else {
+  let request = toLazyRequest(req, res, body, maxBodyBytes);
+  if (request === undefined) {
     const aborter = new AbortController();
     try {
       request = toRequest(req, aborter.signal, body, maxBodyBytes);
@@ -98,15 +90,13 @@ async function handle(
     res.once('close', () => {
       if (!res.writableFinished) aborter.abort(new DOMException('the client disconnected', 'AbortError'));
     });
-    // A platform Request: only the JSON answers go the bridge's way.
-    bindings = createBindings(request, { jsonResponse: nodeJsonResponse });
   }
   // Close the connection rather than keep reading a body we stopped reading: past the cap, or
   // partly read, or refused as too large (Node would otherwise read and discard it all).
   const mustClose = (status: number) => body.overCap || (!req.complete && (body.started || status === 413));
   let response: Response;
   try {
-    response = await handler.fetch(request, bindings);
+    response = await handler.fetch(request);
     if (
       !response ||
       typeof response.status !== 'number' ||

@@ -6,15 +6,15 @@
  * Only the class's own public prototype is read: no instance internals.
  */
 export function delegateMissing<T extends object>(target: object, source: object, real: (self: any) => T): void {
-  for (const key of Object.getOwnPropertyNames(source)) {
-    if (key === 'constructor' || Object.hasOwn(target, key)) continue;
+  for (const key of [...Object.getOwnPropertyNames(source), Symbol.iterator]) {
+    if (key === 'constructor' || Object.hasOwn(target, key) || !Object.hasOwn(source, key)) continue;
     const desc = Object.getOwnPropertyDescriptor(source, key)!;
     if (desc.get) {
       Object.defineProperty(target, key, {
         configurable: true,
         enumerable: desc.enumerable,
         get(this: object) {
-          return (real(this) as Record<string, unknown>)[key];
+          return (real(this) as Record<string | symbol, unknown>)[key];
         },
       });
     } else if (typeof desc.value === 'function') {
@@ -23,7 +23,7 @@ export function delegateMissing<T extends object>(target: object, source: object
         enumerable: desc.enumerable,
         writable: true,
         value(this: object, ...args: unknown[]) {
-          const object = real(this) as Record<string, (...a: unknown[]) => unknown>;
+          const object = real(this) as Record<string | symbol, (...a: unknown[]) => unknown>;
           return object[key]!(...args);
         },
       });

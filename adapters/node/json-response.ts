@@ -1,4 +1,4 @@
-import type { JsonAnswerParts } from 'petstore-router';
+import type { ResponseFactory } from 'petstore-router';
 import { delegateMissing } from './inherit.js';
 
 /** What {@link NodeJsonResponse.untouched} gives the writer: the answer as the store made it. */
@@ -11,7 +11,7 @@ export interface UntouchedJson {
 }
 
 /**
- * The store's JSON answers on this bridge (it hands the store this factory in its bindings): a
+ * The store's JSON answers on this bridge (given to the store as `createResponse: nodeResponse`): a
  * `Response` whose platform object is built only when read. `status`, `ok` and the body as text
  * or JSON are served from the string; `headers` is a Headers built on first access; every other
  * member builds the real Response once and delegates to it (see inherit.ts), from then on
@@ -26,7 +26,7 @@ export class NodeJsonResponse {
   #real: Response | undefined;
   #used = false;
 
-  constructor({ status, headers, text }: JsonAnswerParts) {
+  constructor(text: string, status: number, headers: Record<string, string>) {
     this.#status = status;
     this.#text = text;
     this.#fields = headers;
@@ -96,7 +96,17 @@ export class NodeJsonResponse {
 Object.setPrototypeOf(NodeJsonResponse.prototype, Response.prototype);
 delegateMissing(NodeJsonResponse.prototype, Response.prototype, NodeJsonResponse.real);
 
-/** The bindings' factory: the store's JSON answer as a lazy Response. */
-export function nodeJsonResponse(answer: JsonAnswerParts): Response {
-  return new NodeJsonResponse(answer) as unknown as Response;
-}
+/**
+ * The store's `createResponse` for this bridge: a lazy standard Response (instanceof Response,
+ * reading as the answer's parts) that the bridge writes in one call while nobody touched it.
+ *
+ * @example
+ * ```ts
+ * import { createPetStore } from 'petstore-router'
+ * import { createNodeHandler, nodeResponse } from 'petstore-router/node'
+ *
+ * const store = createPetStore({ db, keys, createResponse: nodeResponse })
+ * createServer(createNodeHandler(store)).listen(8080)
+ * ```
+ */
+export const nodeResponse: ResponseFactory = (text, status, headers) => new NodeJsonResponse(text, status, headers) as unknown as Response;

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import { ApiError, ErrorCode } from '../http/errors.js';
-import { jsonResponse, plainResponse } from '../http/respond.js';
+import { ApiError, ErrorCode } from '../errors.js';
+import { jsonResponse, plainResponse } from '../http/answer.js';
 import { type OpenApiOptions, openApiDocument } from '../openapi/document.js';
 import { type RouteDefinition, defineRoute } from '../routes/define.js';
 import { textParam } from '../schemas/param.js';

@@ -1,6 +1,4 @@
-import type { AdapterBindings, BodyReader } from '../bindings.js';
-import { ApiError, ErrorCode } from './errors.js';
-import { requestHeader } from './header.js';
+import { ApiError, ErrorCode } from '../errors.js';
 import { JsonSyntaxError, parseJson } from './json-parse.js';
 
 /** Request bodies larger than this are refused with 413, counted while streaming. */
@@ -20,19 +18,15 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
  * because Content-Length may be absent or wrong), 400 for bytes that are not UTF-8 JSON or a
  * JSON value that is not an object.
  */
-export async function readJsonObject(
-  request: Request,
-  bindings?: AdapterBindings,
-  maxBytes = MAX_BODY_BYTES,
-): Promise<Record<string, unknown>> {
-  const type = requestHeader(request, 'content-type', bindings);
+export async function readJsonObject(request: Request, maxBytes = MAX_BODY_BYTES): Promise<Record<string, unknown>> {
+  const type = request.headers.get('content-type');
   if (type === null || !JSON_MEDIA_TYPE.test(type.trim())) {
     throw new ApiError(415, ErrorCode.unsupportedMediaType, 'the request body must be application/json');
   }
-  const declared = requestHeader(request, 'content-length', bindings);
+  const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
 
-  const text = decodeUtf8(await readBytes(request, bindings, maxBytes));
+  const text = decodeUtf8(await readBytes(request, maxBytes));
   if (text.trim() === '') throw new ApiError(400, ErrorCode.invalidJson, 'the request body is empty');
   let value: unknown;
   try {
@@ -49,13 +43,8 @@ export async function readJsonObject(
   return value as Record<string, unknown>;
 }
 
-/**
- * The whole body, at most `maxBytes` of it: through the adapter's reader when it gave one
- * (bindings.ts), else through `request.body`. One capped reader ({@link readCapped}) for both.
- */
-function readBytes(request: Request, bindings: AdapterBindings | undefined, maxBytes: number): Promise<Uint8Array> {
-  const reader = bindings?.body?.();
-  if (reader) return readCapped(reader, maxBytes);
+/** The whole body of `request`, at most `maxBytes` of it, through `request.body`. */
+function readBytes(request: Request, maxBytes: number): Promise<Uint8Array> {
   if (request.body === null) return Promise.resolve(new Uint8Array(0));
   // An in-process caller may hand over a Request whose body it has read or locked: its mistake,
   // told as such, not a 500 from getReader's TypeError.
@@ -81,39 +70,22 @@ function tooLarge(maxBytes: number): ApiError {
   return new ApiError(413, ErrorCode.payloadTooLarge, `the request body exceeds ${maxBytes} bytes`);
 }
 
-const noop = () => undefined;
-
-/** Settles after four microtask turns: by then the first read of a body whose bytes are at hand (an in-process Request's) has settled. */
-function shortly(): Promise<undefined> {
-  return Promise.resolve(undefined).then(noop).then(noop).then(noop);
-}
-
 /**
  * Reads `reader` to its end: 413 as soon as more than `maxBytes` arrived (reading stops there, so
  * memory stays bounded whatever the client sends), 400 when the body cannot be read to its end.
- * With `signal` (a web stream's request), an abort ends a read that would otherwise wait forever;
- * an adapter's reader rejects by itself when its client leaves.
+ * An abort of `signal` (the client went away) cancels the read, so it never waits forever.
  */
-async function readCapped(reader: BodyReader, maxBytes: number, signal?: AbortSignal): Promise<Uint8Array> {
-  // A client that goes away mid-upload must not leave this read pending forever: a read still
-  // pending after a few microtask turns is watched through `signal`. One that settles before had
-  // its bytes at hand (an in-process caller's body) and cannot hang, so it needs no listener.
+async function readCapped(reader: ReadableStreamDefaultReader<Uint8Array>, maxBytes: number, signal: AbortSignal): Promise<Uint8Array> {
   const onAbort = () => void reader.cancel().catch(() => {});
-  let watching = false;
+  signal.addEventListener('abort', onAbort, { once: true });
+  if (signal.aborted) onAbort();
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
     for (;;) {
-      let result: ReadableStreamReadResult<Uint8Array> | undefined;
+      let result: ReadableStreamReadResult<Uint8Array>;
       try {
-        const read = reader.read();
-        result = watching || signal === undefined ? await read : await Promise.race([read, shortly()]);
-        if (result === undefined) {
-          watching = true;
-          signal!.addEventListener('abort', onAbort, { once: true });
-          if (signal!.aborted) onAbort();
-          result = await read;
-        }
+        result = await reader.read();
       } catch (error) {
         // An adapter may end the stream with an ApiError of its own (413 at its cap): keep it.
         // Any other broken upload is the client's doing: not a 500, and never a 503 (an
@@ -121,7 +93,7 @@ async function readCapped(reader: BodyReader, maxBytes: number, signal?: AbortSi
         throw error instanceof ApiError ? error : unreadable();
       }
       const { done, value } = result;
-      if (signal?.aborted) throw unreadable();
+      if (signal.aborted) throw unreadable();
       if (done) break;
       size += value.byteLength;
       if (size > maxBytes) {
@@ -132,7 +104,7 @@ async function readCapped(reader: BodyReader, maxBytes: number, signal?: AbortSi
       chunks.push(value);
     }
   } finally {
-    if (watching) signal!.removeEventListener('abort', onAbort);
+    signal.removeEventListener('abort', onAbort);
   }
   if (chunks.length === 1) return chunks[0]!;
   const out = new Uint8Array(size);

@@ -1,6 +1,6 @@
 /**
  * URLs that are already what `new URL()` serialises them to, so that they can be built and cut as
- * text: `new URL()` is a measurable cost per request (docs/performance.md, item 24), and the
+ * text: `new URL()` is a measurable cost per request (docs/performance.md, "Fast paths"), and the
  * usual request (a lowercase host name or IPv4 address, a path and query of plain characters)
  * needs none of its normalisation: no percent-encoding, no dot segments, no default port to drop,
  * no IDNA. `test/node-target.test.ts` and `test/request-url.test.ts` compare with `new URL()` on
@@ -27,28 +27,11 @@ export function isPlainUrl(scheme: string, host: string, target: string): boolea
   return isPlainHost(scheme, host);
 }
 
-/**
- * The last host checked and its answer: a server sees the same Host header on nearly every
- * request, and the host pattern is the costliest part of the check. The answer depends on the
- * scheme and host text alone, so reusing it is exact.
- */
-let lastScheme = '';
-let lastHost = '';
-let lastAnswer = false;
-
 function isPlainHost(scheme: string, host: string): boolean {
-  if (host === lastHost && scheme === lastScheme) return lastAnswer;
   const colon = host.indexOf(':');
   const name = colon === -1 ? host : host.slice(0, colon);
-  let answer: boolean;
-  if (!PLAIN_HOST.test(name) || name.includes('xn--')) answer = false;
-  else if (colon === -1) answer = true;
-  else {
-    const port = host.slice(colon + 1);
-    answer = PLAIN_PORT.test(port) && Number(port) <= 65_535 && port !== (scheme === 'http' ? '80' : scheme === 'https' ? '443' : '');
-  }
-  lastScheme = scheme;
-  lastHost = host;
-  lastAnswer = answer;
-  return answer;
+  if (!PLAIN_HOST.test(name) || name.includes('xn--')) return false;
+  if (colon === -1) return true;
+  const port = host.slice(colon + 1);
+  return PLAIN_PORT.test(port) && Number(port) <= 65_535 && port !== (scheme === 'http' ? '80' : scheme === 'https' ? '443' : '');
 }

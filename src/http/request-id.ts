@@ -1,6 +1,3 @@
-import type { AdapterBindings } from '../bindings.js';
-import { requestHeader } from './header.js';
-
 /** An `X-Request-Id` we keep: 1 to 200 characters of `A-Z a-z 0-9 - _ . : =` (nothing a log line could be forged with). */
 const VALID_ID = /^[A-Za-z0-9\-_.:=]{1,200}$/;
 
@@ -9,8 +6,8 @@ const VALID_ID = /^[A-Za-z0-9\-_.:=]{1,200}$/;
  * carries it back. `crypto.randomUUID` is a web global (Node, Deno, Bun, workers) and draws from
  * a cached entropy pool (its cost per request: docs/performance.md).
  */
-export function requestIdOf(request: Request, bindings?: AdapterBindings): string {
-  return requestIdFromHeader(requestHeader(request, 'x-request-id', bindings));
+export function requestIdOf(request: Request): string {
+  return requestIdFromHeader(request.headers.get('x-request-id'));
 }
 
 /**
@@ -33,8 +30,8 @@ export function requestIdFromHeader(given: string | null | undefined): string {
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}(-.*)?$/;
 
 /** The trace id of a valid W3C `traceparent` header, else undefined. */
-export function traceIdOf(request: Request, bindings?: AdapterBindings): string | undefined {
-  const header = requestHeader(request, 'traceparent', bindings);
+export function traceIdOf(request: Request): string | undefined {
+  const header = request.headers.get('traceparent');
   if (header === null) return undefined;
   const m = TRACEPARENT.exec(header.trim());
   if (!m || m[1] === 'ff' || (m[1] === '00' && m[4] !== undefined)) return undefined;

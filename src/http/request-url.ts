@@ -1,4 +1,3 @@
-import type { AdapterBindings, BoundUrl } from '../bindings.js';
 import { isPlainUrl } from './plain-url.js';
 
 /** What the routes read of a request's URL. A `URL` has all of it. */
@@ -8,11 +7,16 @@ export interface RequestUrl {
   readonly searchParams: URLSearchParams;
 }
 
+/** A request URL with its text: what {@link targetUrl} gives an adapter. */
+export interface TargetUrl extends RequestUrl {
+  readonly href: string;
+}
+
 /** An http(s) URL's scheme, host, path and optional query, with no user info and no fragment. */
 const HREF_PARTS = /^(https?):\/\/([^/?#@]*)(\/[^?#]*)(\?[^#]*)?$/;
 
 /** The parts of a plain href; the query is parsed only if a route reads it. */
-class PlainUrl implements BoundUrl {
+class PlainUrl implements TargetUrl {
   #params: URLSearchParams | undefined;
   constructor(
     readonly href: string,
@@ -24,12 +28,6 @@ class PlainUrl implements BoundUrl {
   get searchParams(): URLSearchParams {
     return (this.#params ??= new URLSearchParams(this.search));
   }
-}
-
-/** The parts of a request's URL: the adapter's (bindings.ts) while they are still its URL, else {@link requestUrl}. */
-export function requestUrlOf(request: Request, bindings?: AdapterBindings): RequestUrl {
-  const given = bindings?.url;
-  return given !== undefined && given.href === request.url ? given : requestUrl(request.url);
 }
 
 /**
@@ -49,7 +47,7 @@ export function requestUrl(href: string): RequestUrl {
 /**
  * The URL of a request to `host` for `target` (a request line's path and query) as `new URL()`
  * serialises it, with its parts: built as text when it is plain (plain-url.ts), else parsed;
- * undefined where `new URL()` refuses it. For adapters: its result is a {@link BoundUrl}.
+ * undefined where `new URL()` refuses it. For adapters building a Request's URL cheaply.
  *
  * @example
  * ```ts
@@ -58,7 +56,7 @@ export function requestUrl(href: string): RequestUrl {
  * targetUrl('http', 'localhost:8080', '/v1/pets?limit=2')?.href // 'http://localhost:8080/v1/pets?limit=2'
  * ```
  */
-export function targetUrl(scheme: 'http' | 'https', host: string, target: string): BoundUrl | undefined {
+export function targetUrl(scheme: 'http' | 'https', host: string, target: string): TargetUrl | undefined {
   if (isPlainUrl(scheme, host, target)) {
     const query = target.indexOf('?');
     const origin = `${scheme}://${host}`;

@@ -1,6 +1,7 @@
-import { errorKinds, errorResponse } from './responses.js';
+import { errorKinds } from '../error-kinds.js';
+import { errorResponse } from './responses.js';
 import type { RouteDocumentation } from '../routes/define.js';
-import type { JsonObject } from './types.js';
+import type { JsonObject } from '../openapi-types.js';
 
 const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
 

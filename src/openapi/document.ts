@@ -5,7 +5,7 @@ import { withCachingAndLimits } from './caching-and-limits.js';
 import { operationObject, routeHeadersOf, toTemplate } from './operation.js';
 import { deprecationHeaders, errorResponses, errorSchemas, headers } from './responses.js';
 import { resourceSchemas } from './schemas.js';
-import type { JsonObject, OpenApiDocument, OpenApiServer } from './types.js';
+import type { JsonObject, OpenApiDocument, OpenApiServer } from '../openapi-types.js';
 
 /** Where the store serves its own document, relative to the base path. */
 export const DOCUMENT_PATH = '/openapi.json';

@@ -1,8 +1,9 @@
 import type { ErrorResponseName, RouteDocumentation, SuccessResponse } from '../routes/define.js';
 import type { TextParams } from '../schemas/param.js';
-import { errorKinds, errorResponse } from './responses.js';
+import { errorKinds } from '../error-kinds.js';
+import { errorResponse } from './responses.js';
 import { toTextSchema } from './schemas.js';
-import type { JsonObject } from './types.js';
+import type { JsonObject } from '../openapi-types.js';
 
 const json = (schema: JsonObject) => ({ 'application/json': { schema } });
 const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });

@@ -1,5 +1,6 @@
-import type { StoreContext } from '../context.js';
-import { type JsonAnswer, RETRY_AFTER_SECONDS, jsonResponse } from '../http/respond.js';
+import type { StoreContext } from './context.js';
+import { RETRY_AFTER_SECONDS } from '../errors.js';
+import { type JsonAnswer, jsonResponse } from '../http/answer.js';
 import { pingDatabase } from '../storage/health.js';
 import { type RouteDefinition, defineRoute } from './define.js';
 

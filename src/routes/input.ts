@@ -1,13 +1,12 @@
 import * as v from 'valibot';
-import type { RouteRequest } from '../context.js';
+import type { RouteRequest } from './context.js';
 import { deprecationHeaders, isSunset } from '../deprecation.js';
 import { readJsonObject } from '../http/body.js';
-import { ApiError, ErrorCode, type ErrorDetail, invalidRequest } from '../http/errors.js';
-import { requestHeader } from '../http/header.js';
-import type { Answer } from '../http/respond.js';
+import { ApiError, ErrorCode, type ErrorDetail, invalidRequest } from '../errors.js';
+import type { Answer } from '../http/answer.js';
 import { issuesToDetails } from '../schemas/issues.js';
 import type { TextParam, TextParams } from '../schemas/param.js';
-import type { RouteDefinition, RouteDocumentation, RouteInput, RouteSpec } from './define.js';
+import type { RouteDefinition, RouteDocumentation, RouteInput, RouteSpec } from './definition.js';
 
 /** Marks a parameter that failed; its details were recorded. */
 const INVALID = Symbol('invalid');
@@ -15,12 +14,6 @@ const EMPTY: Readonly<Record<string, never>> = Object.freeze({});
 /** One message per parameter: a text that fails one rule is not reported again by the next. */
 const ONE_ISSUE = { abortPipeEarly: true } as const;
 
-/**
- * The details of the request being validated. Validation is synchronous from its start to the
- * throw (no await in between), so one module-level list serves every request without a per-request
- * holder object.
- */
-let details: ErrorDetail[] | undefined;
 /** A location's parameters as parallel arrays, walked by index on every request. */
 interface Entries {
   names: readonly string[];
@@ -33,14 +26,14 @@ interface Entries {
  * One text value: the fast `parse` when the parameter has one, else its valibot schema. When the
  * fast parse refuses, valibot decides and words the detail, so the messages have one source.
  */
-function parseText(name: string, param: TextParam, text: string): unknown {
+function parseText(details: ErrorDetail[], name: string, param: TextParam, text: string): unknown {
   if (param.parse !== undefined) {
     const fast = param.parse(text);
     if (fast !== undefined) return fast;
   }
   const result = v.safeParse(param.schema, text, ONE_ISSUE);
   if (result.success) return result.output;
-  (details ??= []).push(...result.issues.map((issue) => ({ path: name, message: issue.message })));
+  details.push(...result.issues.map((issue) => ({ path: name, message: issue.message })));
   return INVALID;
 }
 
@@ -48,41 +41,41 @@ function parseText(name: string, param: TextParam, text: string): unknown {
  * Reads the query parameters the definition names. A known parameter given more than once is a
  * 400 (even with equal values); unknown parameters are ignored, repeated or not.
  */
-function readQuery(entries: Entries, search: URLSearchParams): Record<string, unknown> {
+function readQuery(details: ErrorDetail[], entries: Entries, search: URLSearchParams): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (let i = 0; i < entries.names.length; i++) {
     const name = entries.names[i]!;
     const param = entries.params[i]!;
     const values = search.getAll(name);
     if (values.length > 1) {
-      (details ??= []).push({ path: name, message: 'must be given at most once' });
+      details.push({ path: name, message: 'must be given at most once' });
       continue;
     }
     const text = values.length === 1 ? values[0]! : param.default;
     if (text === undefined) continue;
-    const value = parseText(name, param, text);
+    const value = parseText(details, name, param, text);
     if (value !== INVALID) out[name] = value;
   }
   return out;
 }
 
-function readPath(entries: Entries, raw: Record<string, string>): Record<string, unknown> {
+function readPath(details: ErrorDetail[], entries: Entries, raw: Record<string, string>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (let i = 0; i < entries.names.length; i++) {
     const name = entries.names[i]!;
-    const value = parseText(name, entries.params[i]!, raw[name] ?? '');
+    const value = parseText(details, name, entries.params[i]!, raw[name] ?? '');
     if (value !== INVALID) out[name] = value;
   }
   return out;
 }
 
-function readHeaders(entries: Entries, req: RouteRequest): Record<string, unknown> {
+function readHeaders(details: ErrorDetail[], entries: Entries, req: RouteRequest): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (let i = 0; i < entries.names.length; i++) {
     const name = entries.names[i]!;
-    const text = requestHeader(req.request, entries.lower[i]!, req.bindings);
+    const text = req.request.headers.get(entries.lower[i]!);
     if (text === null) continue;
-    const value = parseText(name, entries.params[i]!, text);
+    const value = parseText(details, name, entries.params[i]!, text);
     if (value !== INVALID) out[name] = value;
   }
   return out;
@@ -105,7 +98,6 @@ export function compileHandler(documentation: RouteDocumentation, spec: RouteSpe
   const query = entriesOf(shape.query);
   const headers = entriesOf(shape.headers);
   const body = shape.body?.schema;
-  const parseBody = shape.body?.parse;
   const { refine, handler } = spec;
   const inPath = [...documentation.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]).sort();
   const declared = Object.keys(shape.params ?? {}).sort();
@@ -121,36 +113,27 @@ export function compileHandler(documentation: RouteDocumentation, spec: RouteSpe
 
   /** Synchronous up to the handler's own promise: no async layer of its own per request. */
   function run(req: RouteRequest, raw: unknown): Promise<Answer> {
-    details = undefined;
+    const details: ErrorDetail[] = [];
     const input = {
       request: req.request,
       url: req.url,
       store: req.store,
       principal: req.principal,
-      bindings: req.bindings,
-      params: params ? readPath(params, req.params) : EMPTY,
-      query: query ? readQuery(query, req.url.searchParams) : EMPTY,
-      headers: headers ? readHeaders(headers, req) : EMPTY,
+      params: params ? readPath(details, params, req.params) : EMPTY,
+      query: query ? readQuery(details, query, req.url.searchParams) : EMPTY,
+      headers: headers ? readHeaders(details, headers, req) : EMPTY,
       body: undefined as unknown,
     };
     if (body !== undefined) {
-      const fast = parseBody?.(raw as Record<string, unknown>);
-      if (fast !== undefined) input.body = fast;
-      else {
-        const parsed = v.safeParse(body, raw, { abortEarly: false });
-        if (parsed.success) input.body = parsed.output;
-        else (details ??= []).push(...issuesToDetails(parsed.issues));
-      }
+      const parsed = v.safeParse(body, raw, { abortEarly: false });
+      if (parsed.success) input.body = parsed.output;
+      else details.push(...issuesToDetails(parsed.issues));
     }
-    if (details === undefined && refine) {
+    if (details.length === 0 && refine) {
       const crossed = refine(input as RouteInput);
-      if (crossed) details = [...crossed];
+      if (crossed) details.push(...crossed);
     }
-    if (details !== undefined) {
-      const found = details;
-      details = undefined;
-      throw invalidRequest(found);
-    }
+    if (details.length > 0) throw invalidRequest(details);
     return handler(input as RouteInput);
   }
 
@@ -169,7 +152,7 @@ export function compileHandler(documentation: RouteDocumentation, spec: RouteSpe
    * async function) is adopted through two more microtask turns.
    */
   async function readAndRun(req: RouteRequest): Promise<Answer> {
-    const raw = await readJsonObject(req.request, req.bindings);
+    const raw = await readJsonObject(req.request);
     return await run(req, raw);
   }
 

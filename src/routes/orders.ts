@@ -1,5 +1,5 @@
 import { writeOrder } from '../http/json-write.js';
-import { pageResponse } from '../pagination/page-response.js';
+import { pageResponse } from './page-response.js';
 import { cursorMatchesStatus, cursorQuery, limitQuery } from '../schemas/query.js';
 import { listOrders } from '../storage/orders.js';
 import { SERVER_ERRORS, defineRoute } from './define.js';

@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
-import { ApiError, ErrorCode } from '../http/errors.js';
+import { ApiError, ErrorCode } from '../errors.js';
 import { jsonString, writePet } from '../http/json-write.js';
 import { MAX_BODY_BYTES } from '../http/body.js';
-import { jsonResponse } from '../http/respond.js';
+import { jsonResponse } from '../http/answer.js';
 import type { PetRecord } from '../model.js';
-import { pageResponse } from '../pagination/page-response.js';
+import { pageResponse } from './page-response.js';
 import { int64Path } from '../schemas/int64.js';
-import { NewPetSchema, parseNewPet } from '../schemas/pet.js';
+import { NewPetSchema } from '../schemas/pet.js';
 import { cursorMatchesStatus, cursorQuery, limitQuery, petStatusQuery } from '../schemas/query.js';
 import type { Database } from '../storage/database.js';
 import type { StoredResponse } from '../storage/idempotency.js';
@@ -32,7 +32,7 @@ export const listPetsRoute = defineRoute({
   },
   handler: async ({ url, store, query }) => {
     const { limit, status } = query;
-    const page = await listPets(store.db, { limit, status, afterId: query.cursor?.afterId });
+    const page = await listPets(store, { limit, status, afterId: query.cursor?.afterId });
     return pageResponse(url, page, { list: 'pets', limit, status }, writePet);
   },
 });
@@ -51,7 +51,7 @@ export const createPetRoute = defineRoute({
   tags: ['pets'],
   request: {
     headers: { 'Idempotency-Key': idempotencyKeyHeader },
-    body: { schema: NewPetSchema, component: 'NewPet', parse: parseNewPet },
+    body: { schema: NewPetSchema, component: 'NewPet' },
   },
   responses: {
     '201': {
@@ -75,7 +75,7 @@ export const createPetRoute = defineRoute({
       body: writePet(pet),
       location: `${url.origin}${store.basePath}/pets/${pet.id}`,
     });
-    if (key === undefined) return storedResponse(created(await insertPet(store.db, newPet)));
+    if (key === undefined) return storedResponse(created(await insertPet(store, newPet)));
     // Same NewPet after validation = same request: key order, spacing, unknown properties and an
     // omitted status (stored as "available") do not change the fingerprint.
     const canonical = `POST /pets\n{"name":${jsonString(newPet.name)},"categoryId":${newPet.categoryId},"status":"${newPet.status}"}`;
@@ -106,7 +106,7 @@ export const getPetRoute = defineRoute({
     ...SERVER_ERRORS,
   },
   handler: async ({ params, store }) => {
-    const pet = await findPet(store.db, params.petId);
+    const pet = await findPet(store, params.petId);
     if (!pet) throw new ApiError(404, ErrorCode.notFound, `pet ${params.petId} does not exist`);
     return jsonResponse(200, writePet(pet));
   },

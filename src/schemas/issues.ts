@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { type ErrorDetail, invalidRequest } from '../http/errors.js';
+import { type ErrorDetail, invalidRequest } from '../errors.js';
 
 /** Maps valibot issues to Error `details`: one entry per issue, `path` the dotted field name. */
 export function issuesToDetails(issues: readonly v.BaseIssue<unknown>[], root?: string): ErrorDetail[] {

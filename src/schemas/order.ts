@@ -1,7 +1,6 @@
 import * as v from 'valibot';
+import { DEFAULT_ORDER_STATUS, ORDER_STATUSES } from '../model.js';
 import { Int64 } from './int64.js';
-
-export const ORDER_STATUSES = ['placed', 'approved', 'delivered'] as const;
 
 /** Input of `addOrder` (orders are written through the library, not over HTTP). */
 export const NewOrderSchema = v.object({
@@ -13,6 +12,6 @@ export const NewOrderSchema = v.object({
     v.maxValue(2 ** 31 - 1, 'must fit in int32'),
   ),
   shipDate: v.optional(v.pipe(v.date('must be a valid Date'))),
-  status: v.optional(v.picklist(ORDER_STATUSES, `must be one of ${ORDER_STATUSES.join(', ')}`), 'placed'),
+  status: v.optional(v.picklist(ORDER_STATUSES, `must be one of ${ORDER_STATUSES.join(', ')}`), DEFAULT_ORDER_STATUS),
   complete: v.optional(v.boolean('must be a boolean'), false),
 });

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
-import type { ErrorDetail } from '../http/errors.js';
-import { CURSOR_OTHER_FILTER, type CursorState, readCursor } from '../pagination/cursor.js';
+import type { ErrorDetail } from '../errors.js';
+import { CURSOR_OTHER_FILTER, type CursorState, readCursor } from './cursor.js';
 import { textParam } from './param.js';
 import { PetStatusSchema } from './pet.js';
 

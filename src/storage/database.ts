@@ -1,4 +1,5 @@
-import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { OrderStatus, PetStatus } from '../model.js';
 
 /**
  * Table types, kept apart from the API types. int8 columns are `bigint | number | string` on
@@ -12,7 +13,7 @@ export interface PetTable {
   id: Int8Generated;
   name: string;
   category_id: Int8;
-  status: 'available' | 'pending' | 'sold';
+  status: PetStatus;
 }
 
 export interface OrderTable {
@@ -20,7 +21,7 @@ export interface OrderTable {
   pet_id: Int8;
   quantity: number;
   ship_date: ColumnType<Date | null, Date | null | undefined, Date | null>;
-  status: 'placed' | 'approved' | 'delivered';
+  status: OrderStatus;
   complete: Generated<boolean>;
 }
 
@@ -62,6 +63,4 @@ export interface Database {
 }
 
 export type PetRow = Selectable<PetTable>;
-export type NewPetRow = Insertable<PetTable>;
 export type OrderRow = Selectable<OrderTable>;
-export type IdempotencyKeyRow = Selectable<IdempotencyKeyTable>;

@@ -1,9 +1,7 @@
 import type { Kysely } from 'kysely';
-import * as v from 'valibot';
-import { ApiError, ErrorCode } from '../http/errors.js';
+import type * as v from 'valibot';
 import type { NewOrder, Order, Page } from '../model.js';
-import { NewOrderSchema } from '../schemas/order.js';
-import { validate } from '../schemas/issues.js';
+import type { NewOrderSchema } from '../schemas/order.js';
 import type { Database, OrderRow } from './database.js';
 import { toBigInt } from './int8.js';
 
@@ -21,18 +19,13 @@ function toOrder(row: OrderRow): Order {
 
 const FOREIGN_KEY_VIOLATION = '23503';
 
+/** An order as the schema gives it: checked, defaults applied. */
+export type ValidOrder = v.InferOutput<typeof NewOrderSchema>;
+
 /**
- * Adds an order to the store (orders are written through the library, not over HTTP). The input
- * is validated like a request body; an unknown `petId` is an `ApiError` 404.
- *
- * @example
- * ```ts
- * import { addOrder } from 'petstore-router'
- * const order = await addOrder(db, { petId: 1n, quantity: 2, status: 'approved' })
- * ```
+ * Inserts a valid order; undefined when its pet does not exist (the foreign key refused it).
  */
-export async function addOrder(db: Kysely<Database>, input: NewOrder): Promise<Order> {
-  const order: v.InferOutput<typeof NewOrderSchema> = validate(NewOrderSchema, input);
+export async function insertOrder(db: Kysely<Database>, order: ValidOrder): Promise<Order | undefined> {
   try {
     const row = await db
       .insertInto('petstore_orders')
@@ -47,9 +40,7 @@ export async function addOrder(db: Kysely<Database>, input: NewOrder): Promise<O
       .executeTakeFirstOrThrow();
     return toOrder(row);
   } catch (error) {
-    if ((error as { code?: unknown }).code === FOREIGN_KEY_VIOLATION) {
-      throw new ApiError(404, ErrorCode.notFound, `pet ${order.petId} does not exist`, undefined, undefined, { cause: error });
-    }
+    if ((error as { code?: unknown }).code === FOREIGN_KEY_VIOLATION) return undefined;
     throw error;
   }
 }

@@ -14,5 +14,5 @@ export const PAGE_ROWS = [11, 21, 51, 101] as const;
  */
 export function pageRows(limit: number): number {
   for (const rows of PAGE_ROWS) if (limit + 1 <= rows) return rows;
-  return limit + 1;
+  throw new RangeError(`petstore-router: a page holds at most ${PAGE_ROWS[PAGE_ROWS.length - 1]! - 1} items, got ${limit}`);
 }

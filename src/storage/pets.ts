@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
-import type { NewPet, Page, PetRecord, PetStatus } from '../model.js';
+import { DEFAULT_PET_STATUS, type NewPet, type Page, type PetRecord, type PetStatus } from '../model.js';
 import type { Database } from './database.js';
 import { PAGE_ROWS, pageRows } from './page-rows.js';
-import { defineStatement, type Statement } from './statement.js';
+import { defineStatement, type Statement, type StatementTarget } from './statement.js';
 
 // No AbortSignal reaches these queries: with Kysely's default abort strategy ('ignore query') an
 // aborted query keeps running on the database and holds its connection anyway; the signal would
@@ -71,8 +71,8 @@ const listByStatusAfter = pageStatements<[status: PetStatus, afterId: bigint]>('
 });
 
 /** Inserts a pet; one round trip (`insert ... returning`). */
-export function insertPet(db: Kysely<Database>, pet: NewPet): Promise<PetRecord> {
-  return insertPetStatement.run(db, pet.name, pet.categoryId, pet.status ?? 'available').then(insertedRow);
+export function insertPet(db: StatementTarget, pet: NewPet): Promise<PetRecord> {
+  return insertPetStatement.run(db, pet.name, pet.categoryId, pet.status ?? DEFAULT_PET_STATUS).then(insertedRow);
 }
 
 function insertedRow(rows: PetRecord[]): PetRecord {
@@ -81,7 +81,7 @@ function insertedRow(rows: PetRecord[]): PetRecord {
 }
 
 /** Finds one pet by id, or undefined. */
-export function findPet(db: Kysely<Database>, id: bigint): Promise<PetRecord | undefined> {
+export function findPet(db: StatementTarget, id: bigint): Promise<PetRecord | undefined> {
   return findPetStatement.run(db, id).then(firstRow);
 }
 
@@ -99,7 +99,7 @@ export interface ListPetsParams {
  * more follow; with `(status, id)` and the primary key both shapes are index range scans, so
  * latency does not grow with the table.
  */
-export async function listPets(db: Kysely<Database>, params: ListPetsParams): Promise<Page<PetRecord>> {
+export async function listPets(db: StatementTarget, params: ListPetsParams): Promise<Page<PetRecord>> {
   const { status, afterId, limit } = params;
   const rowsToRead = pageRows(limit);
   const rows =

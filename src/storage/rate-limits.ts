@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from './database.js';
-import { defineStatement } from './statement.js';
+import { defineStatement, type StatementTarget } from './statement.js';
 /** The count of one key in the window a request was counted in. */
 export interface WindowCount {
   /** Requests counted in the window, this one included. */
@@ -17,7 +17,7 @@ export interface WindowCount {
  * earlier window than the row's (a process whose clock lags) is counted in the row's window
  * rather than moving it back.
  */
-export async function countRequest(db: Kysely<Database>, keyId: string, windowStart: number): Promise<WindowCount> {
+export async function countRequest(db: StatementTarget, keyId: string, windowStart: number): Promise<WindowCount> {
   const rows = await countRequestStatement.run(db, keyId, String(windowStart));
   // Numbers whatever the row mode: a caller's own pg.Pool or Kysely answers object rows, with
   // `windowStart` as the text the statement selects.

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { Order, OrderStatus, Pet, PetStatus } from '../model.js';
+import { DEFAULT_ORDER_STATUS, DEFAULT_PET_STATUS, type Order, type OrderStatus, type Pet, type PetStatus } from '../model.js';
 import type { Database } from './database.js';
 import { toBigInt } from './int8.js';
 
@@ -72,14 +72,14 @@ export async function seed(db: Kysely<Database> | Kysely<any>, data: SeedData, o
     ...(p.id === undefined ? {} : { id: int64(p.id, `pets[${i}].id`) }),
     name: p.name,
     category_id: int64(p.categoryId, `pets[${i}].categoryId`),
-    status: p.status ?? 'available',
+    status: p.status ?? DEFAULT_PET_STATUS,
   }));
   const orders = (data.orders ?? []).map((o, i) => ({
     ...(o.id === undefined ? {} : { id: int64(o.id, `orders[${i}].id`) }),
     pet_id: int64(o.petId, `orders[${i}].petId`),
     quantity: o.quantity,
     ship_date: o.shipDate ?? null,
-    status: o.status ?? 'placed',
+    status: o.status ?? DEFAULT_ORDER_STATUS,
     complete: o.complete ?? false,
   }));
   const bound = (options.schema === undefined ? db : db.withSchema(options.schema)) as Kysely<Database>;

@@ -1,7 +1,14 @@
-import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
-import { OWN_STATEMENT_MARK, registerOwnStatement } from '../drivers/own-statements.js';
-import { statementRunnerOf } from '../drivers/statement-runner.js';
+import { type Compilable, type CompiledQuery, Kysely, type QueryResult } from 'kysely';
+import type { PreparedStatement, StatementRunner } from '../drivers/statements.js';
+import { sha256Hex } from '../http/sha256.js';
 import type { Database } from './database.js';
+
+/**
+ * Where a statement runs: a Kysely (or a Transaction), run through Kysely's public
+ * `executeQuery`; or the store's database with the runner its driver gave (drivers/statements.ts),
+ * which runs the store's statements outside any transaction, prepared.
+ */
+export type StatementTarget = Kysely<Database> | { readonly db: Kysely<Database>; readonly statements: StatementRunner | undefined };
 
 /** Stands for an argument while a statement is compiled. */
 class Slot {
@@ -10,6 +17,8 @@ class Slot {
 
 interface Compiled {
   query: CompiledQuery<unknown>;
+  /** The text and its name, for a driver's runner. */
+  prepared: PreparedStatement;
   /** For each compiled parameter: the index of the argument it takes, or -1 (a constant). */
   sources: number[];
   /** The same Kysely without plugins: the store maps its own rows, no plugin's transformResult does. */
@@ -34,31 +43,28 @@ export class Statement<A extends readonly unknown[], R> {
   ) {}
 
   /**
-   * Runs the statement with `args` on `db` (a Kysely or a Transaction) and maps its rows: by the
-   * runner its driver attached to `db` when there is one (drivers/statement-runner.ts), else by
-   * Kysely's public `executeQuery`.
+   * Runs the statement with `args` on `target` and maps its rows: by the driver's runner when the
+   * target has one, else by Kysely's public `executeQuery`.
    */
-  run(db: Kysely<Database>, ...args: A): Promise<R[]> {
+  run(target: StatementTarget, ...args: A): Promise<R[]> {
     // Not an async function: the mapping is chained on the driver's promise, one promise hop fewer.
+    const db = target instanceof Kysely ? target : target.db;
+    const runner = target instanceof Kysely ? undefined : target.statements;
     let compiled: Compiled;
     try {
       compiled = this.#compile(db);
     } catch (error) {
       return Promise.reject(error);
     }
-    const { query, sources, raw } = compiled;
+    const { query, prepared, sources, raw } = compiled;
     const parameters = sources.map((source, i) => (source === -1 ? query.parameters[i] : args[source]));
-    const runner = statementRunnerOf(db);
-    if (runner !== undefined) return runner.run(query.sql, parameters, this.#records);
+    if (runner !== undefined) return runner.run(prepared, parameters, this.#records);
     return raw.executeQuery<unknown>({ ...query, parameters }).then(this.#recordsOf);
   }
 
   readonly #recordsOf = ({ rows }: QueryResult<unknown>): R[] => this.#records(rows);
 
-  /**
-   * Our drivers answer the store's own texts with array rows; any other driver with objects
-   * already keyed by the statement's column names.
-   */
+  /** A runner answers with array rows; Kysely's path with objects already keyed by the statement's column names. */
   readonly #records = (rows: readonly unknown[]): R[] => {
     if (rows.length === 0 || !Array.isArray(rows[0])) return rows as R[];
     const records = new Array<R>(rows.length);
@@ -70,13 +76,12 @@ export class Statement<A extends readonly unknown[], R> {
     let compiled = this.#compiled.get(db);
     if (compiled === undefined) {
       const slots = Array.from({ length: this.arity }, (_, i) => new Slot(i));
-      const built = this.build(db, ...(slots as never[])).compile();
-      // Marked as ours in its text: the drivers treat only registered texts as the store's own, and
-      // no caller's query carries this comment, so a caller's identical SQL is never touched.
-      const query = { ...built, sql: `${OWN_STATEMENT_MARK}${built.sql}` };
+      const query = this.build(db, ...(slots as never[])).compile();
       const sources = query.parameters.map((p) => (p instanceof Slot ? p.index : -1));
-      registerOwnStatement(query.sql);
-      compiled = { query, sources, raw: db.withoutPlugins() };
+      // 128 bits of SHA-256 of the text: one name, one text, in every process; well under
+      // PostgreSQL's 63-byte identifier limit.
+      const prepared = { name: `petstore_${sha256Hex(query.sql).slice(0, 32)}`, sql: query.sql };
+      compiled = { query, prepared, sources, raw: db.withoutPlugins() };
       this.#compiled.set(db, compiled);
     }
     return compiled;

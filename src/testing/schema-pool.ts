@@ -3,7 +3,7 @@
 // ("How a test store is made") for why a schema per store and not a PGlite per store.
 import type { PGlite } from '@electric-sql/pglite';
 import type { Kysely } from 'kysely';
-import { newPGlite, opened, pgliteKysely } from '../drivers/pglite/index.js';
+import { newPGlite, opened, pgliteKysely } from '../drivers/pglite/database.js';
 import type { Database } from '../storage/database.js';
 import { migrationsText } from '../storage/migrations-text.js';
 import { resetDatabase } from '../storage/reset.js';
@@ -42,7 +42,7 @@ function shared(): Promise<Instance> {
     const pglite = newPGlite({ postgresqlconf: WAL_CONF });
     // Not owned: `admin.destroy()` is never called; the instance lives as long as the process
     // (an idle in-memory PGlite does not keep Node's event loop alive).
-    const admin = await opened(pgliteKysely(pglite, false));
+    const admin = await opened(pgliteKysely<Database>(pglite, false));
     return { pglite, admin, free: [], made: 0, closes: 0 };
   })().catch((error: unknown) => {
     instance = undefined;

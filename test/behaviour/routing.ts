@@ -140,7 +140,7 @@ export function routingBehaviour(run: BehaviourRun): void {
   });
 
   test('a store on a database that is not running at all: 503', async ({ db }) => {
-    const { createPostgresDatabase } = await import('../../src/drivers/pg/index.js');
+    const { createPostgresDatabase } = await import('../../src/pg.js');
     const nowhere = await createPostgresDatabase({ host: '127.0.0.1', port: 1, connectionTimeoutMillis: 1000 }, { migrate: false });
     try {
       await withStore(run, nowhere, { onError: () => {} }, async (call) => {

@@ -11,6 +11,7 @@
  * | BENCH_CONNECTIONS     | wrk connections (32)                                     |
  * | BENCH_SERVERS         | comma list: petstore,node-pg,fastify-pg (and petstore-ref) |
  * | BENCH_REF             | git ref of the petstore-ref server, for A/B runs (HEAD)  |
+ * | BENCH_FAST_PATHS_OFF  | comma list (node-response,lazy-request,prepared): one more server per name, ours with that fast path off |
  * | BENCH_SCENARIOS       | comma list: list,filter,get,create                       |
  * | BENCH_PROFILE=1       | run our server with `node --cpu-prof` (profiles in .cache/bench/profiles) |
  * | BENCH_PROFILE_ALL=1   | with BENCH_PROFILE: profile every server, the baselines too, to compare them |
@@ -42,6 +43,7 @@ export const config = {
   port: int('BENCH_PORT', 18_080),
   servers: list('BENCH_SERVERS', ['petstore', 'node-pg', 'fastify-pg']),
   ref: process.env.BENCH_REF ?? 'HEAD',
+  fastPathsOff: list('BENCH_FAST_PATHS_OFF', []),
   scenarios: list('BENCH_SCENARIOS', ['list', 'filter', 'get', 'create']),
   profile: process.env.BENCH_PROFILE === '1',
   profileAll: process.env.BENCH_PROFILE_ALL === '1',

@@ -55,7 +55,18 @@ export function serverDefs(): ServerDef[] {
     const ref = refTree(config.ref);
     all.push({ name: 'petstore-ref', label: `petstore-router @ ${config.ref}`, entry: ours.entry, args: ours.args, tree: ref });
   }
-  return all.filter((s) => config.servers.includes(s.name));
+  const chosen = all.filter((s) => config.servers.includes(s.name));
+  // The fast-path table (docs/performance.md): our server with one fast path off, per name, in
+  // the same rounds; the report's `petstore / petstore-no-X` CPU ratio is that path's saving.
+  for (const name of config.fastPathsOff) {
+    chosen.push({
+      name: `petstore-no-${name}`,
+      label: `petstore-router without ${name}`,
+      entry: 'test/bench/servers/switchable.ts',
+      args: ['--off', name],
+    });
+  }
+  return chosen;
 }
 
 /** The tree of a git ref, extracted (git archive) under the work directory; its imports resolve in it. */

@@ -1,6 +1,6 @@
 /**
  * A profiling aid, not a benchmark: the store behind the Node bridge with its statements answered
- * at once by a stub runner attached through the direct-path seam (src/drivers/statement-runner.ts),
+ * at once by a stub runner the database object carries (src/drivers/statements.ts),
  * so a CPU profile under load shows our code and Node's HTTP work without a database's noise.
  *
  *   node --import tsx --cpu-prof test/bench/stub-server.ts [port]   (key: bench-key-0123456789abcdef)
@@ -9,22 +9,23 @@
  * Stop it with SIGINT (the profile is written on exit). Figures from it are in docs/performance.md.
  */
 import { Kysely, PostgresDialect } from 'kysely';
-import { serve } from '../../adapters/node.js';
-import { attachStatementRunner } from '../../src/drivers/statement-runner.js';
+import { nodeResponse, serve } from '../../adapters/node.js';
+import type { StatementRunner } from '../../src/drivers/statements.js';
 import { createPetStore } from '../../src/index.js';
 
 const unreachable = { connect: () => Promise.reject(new Error('the stub server has no database')), end: async () => {} };
-const db = new Kysely<any>({ dialect: new PostgresDialect({ pool: unreachable as never }) });
+const kysely = new Kysely<any>({ dialect: new PostgresDialect({ pool: unreachable as never }) });
 let lastId = 1_000;
 /** A page of 101 pets, sliced to the rows a page statement reads (its LIMIT). */
 const page = Array.from({ length: 101 }, (_, i) => [String(i + 1), `pet-${i}`, '7', 'available']);
-attachStatementRunner(db, {
-  run: (sql, _parameters, map) => {
+const statements: StatementRunner = {
+  run: ({ sql }, _parameters, map) => {
     const limit = /limit (\d+)/.exec(sql);
     return Promise.resolve(map(limit ? page.slice(0, Number(limit[1])) : [[String(++lastId), 'Rex', '7', 'pending']]));
   },
-});
-const store = createPetStore({ db, keys: ['bench-key-0123456789abcdef'] });
+};
+const db = Object.assign(kysely, { statements });
+const store = createPetStore({ db, createResponse: nodeResponse, keys: ['bench-key-0123456789abcdef'] });
 const served = await serve(store, { port: Number(process.argv[2] ?? 19_095), host: '127.0.0.1' });
 console.log(`listening on ${served.url}`);
 process.on('SIGINT', () => process.exit(0));

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/index.js';
-import { createPostgresDatabase } from '../../src/drivers/pg/index.js';
-import { createPGliteDatabase } from '../../src/drivers/pglite/index.js';
+import { createPostgresDatabase } from '../../src/pg.js';
+import { createPGliteDatabase } from '../../src/pglite.js';
 import { databaseUrl } from './postgres-test.js';
 
 /**

@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createPetStore } from '../../src/index.js';
-import { createPostgresDatabase } from '../../src/drivers/pg/index.js';
-import { isDatabaseUnavailable } from '../../src/storage/driver-errors.js';
+import { createPostgresDatabase } from '../../src/pg.js';
+import { isDatabaseUnavailable } from '../../src/drivers/errors.js';
 import { sleep, within } from './helpers/load.js';
 import { freshDatabase } from './helpers/postgres.js';
 import { postgresTest } from '../helpers/postgres-test.js';
@@ -27,7 +27,7 @@ postgresTest(
 
 postgresTest(
   test,
-  'a slow query is cut by the statement timeout (here 1 s, cancelled on the server): the connection is freed, the API answers 503 + Retry-After',
+  "a slow query is cut by the statement timeout (here 1 s, pg's query_timeout): its connection is dropped, the API answers 503 + Retry-After",
   async (url) => {
     const target = await freshDatabase(url, 'slow');
     const db = await createPostgresDatabase({ connectionString: target.url, statement_timeout: 1_000, max: 2 });
@@ -39,7 +39,6 @@ postgresTest(
         (e: unknown) => e,
       );
       const sleptMs = performance.now() - started;
-      assert.is((error as { code?: string }).code, '57014', 'query_canceled by statement_timeout');
       assert.ok(isDatabaseUnavailable(error), 'answered as busy (503), not as a bug (500)');
       assert.ok(sleptMs < 3_000, `pg_sleep(5) was cut after ${Math.round(sleptMs)} ms`);
 
@@ -72,7 +71,7 @@ postgresTest(
 
 postgresTest(
   test,
-  'a statement whose cancel cannot be delivered is abandoned after the grace period: 503, the connection is dropped, the pool works on',
+  'a statement past the timeout on a connection that hangs: 503 at the timeout, the connection is dropped, the pool works on',
   async (url) => {
     const target = new URL(url);
     const proxy = await startProxy(target.hostname, Number(target.port || 5432));
@@ -82,7 +81,7 @@ postgresTest(
     const db = await createPostgresDatabase({ connectionString: proxied.toString(), statement_timeout: 500, max: 1 }, { migrate: false });
     try {
       await sql`select 1`.execute(db); // the pool's one connection is open before the proxy stops forwarding new ones
-      proxy.stallNew(); // the CancelRequest's own connection now hangs unanswered
+      proxy.stallNew(); // no new connection gets through until restored
       const started = performance.now();
       const error = await sql`select pg_sleep(4)`.execute(db).then(
         () => undefined,
@@ -90,7 +89,7 @@ postgresTest(
       );
       const ms = performance.now() - started;
       assert.ok(isDatabaseUnavailable(error), `a 503, not a 500: ${String(error)}`);
-      assert.ok(ms > 2_000 && ms < 3_800, `abandoned after ${Math.round(ms)} ms (timeout 500 ms + grace 2 s)`);
+      assert.ok(ms > 400 && ms < 2_000, `failed after ${Math.round(ms)} ms (timeout 500 ms)`);
       await proxy.restore();
       const { rows } = await within(sql<{ one: number }>`select 1 as one`.execute(db), 10_000, 'a query after the abandon');
       assert.is(rows[0]!.one, 1, 'the pool opened a new connection');

@@ -1,28 +1,26 @@
-import type { StatementRunner } from '../statement-runner.js';
+import type { StatementRunner } from '../statements.js';
 import type { Lend } from './pool.js';
 
 /**
- * The direct path for the store's own statements on a pool of ours (statement-runner.ts): lend a
- * client, send the statement through the same {@link StatementClient} Kysely's path uses (naming,
- * the pooler fallback, the statement timeout, array rows), give the client back, resolve. pg's and
- * pg-pool's documented callback forms, so one promise per statement in all.
- *
- * The client goes back as Kysely's PostgresDriver gives it back, with `release()` after success
- * and failure alike: pg-pool itself discards a client whose connection broke.
+ * The runner of a pool of ours (statements.ts): lend a client, send the statement prepared
+ * (statement-client.ts: naming, the pooler fallback, array rows), give the client back, resolve.
+ * pg's and pg-pool's documented callback forms, so one promise per statement in all. The client
+ * goes back with `release()` after success and failure alike: pg-pool itself discards a client
+ * whose connection broke, and the client destroys itself after a timeout.
  */
 export function poolStatementRunner(lend: Lend): StatementRunner {
   return {
-    run<R>(sql: string, parameters: readonly unknown[], map: (rows: unknown[][]) => R): Promise<R> {
+    run<R>(statement: Parameters<StatementRunner['run']>[0], parameters: readonly unknown[], map: (rows: unknown[][]) => R): Promise<R> {
       return new Promise<R>((resolve, reject) => {
         lend((lendError, client) => {
-          if (lendError || client === undefined) return reject(lendError);
-          client.send<unknown[]>(sql, parameters as unknown[], (error, result) => {
+          if (lendError || client === undefined) return reject(lendError ?? new Error('petstore-router: the pool lent no client'));
+          client.sendPrepared(statement, parameters as unknown[], (error, result) => {
             client.release();
             if (error) return reject(error);
             try {
               resolve(map(result!.rows));
             } catch (mapError) {
-              reject(mapError);
+              reject(mapError instanceof Error ? mapError : new Error(String(mapError)));
             }
           });
         });

@@ -8,8 +8,8 @@ const INT8_OID = 20;
  * A pg.Pool of ours with safe defaults: connect timeout 5 s, int8 parsed as bigint for this pool
  * only (never through pg's global type parsers), and an 'error' listener. Nothing beyond the
  * caller's own settings is sent as a startup parameter: a transaction-mode pooler refuses most of
- * them (PgBouncer's defaults refuse `statement_timeout`), so the statement timeout is a client-side
- * watchdog instead (watchdog.ts).
+ * them (PgBouncer's defaults refuse `statement_timeout`), so the statement timeout is pg's
+ * client-side `query_timeout` instead (timeout.ts).
  */
 export function ownPool(config: pg.PoolConfig): pg.Pool {
   const pool = new pg.Pool({
@@ -67,27 +67,20 @@ export function lender(pool: pg.Pool, statements: PoolStatements): Lend {
 /**
  * What Kysely's PostgresDialect sees of a pool of ours (its structural `PostgresPool`): clients
  * wrapped in a {@link StatementClient}, one per pg client so Kysely keeps one connection object per
- * client, and `end()` ending the pool. `onFirstConnect` runs when Kysely first asks for a client,
- * that is once its driver is initialised (so `db.destroy()` will end the pool).
+ * client. `end()` ends the pool once, whoever asks first (Kysely's driver, or the database
+ * object's `destroy()` when only the statement runner used the pool).
  */
-export function statementPool(pool: pg.Pool, statements: PoolStatements, lend: Lend, onFirstConnect?: () => void): PostgresPool {
-  let opened = false;
+export function statementPool(pool: pg.Pool, lend: Lend): PostgresPool & { end(): Promise<void> } {
+  let ended: Promise<void> | undefined;
   return {
     connect() {
-      if (!opened) {
-        opened = true;
-        onFirstConnect?.();
-      }
       // The callback form inside one promise of ours: an async function awaiting pg-pool's promise
       // form costs more promise hops on every query.
       return new Promise<PostgresPoolClient>((resolve, reject) => {
         lend((error, client) => (error ? reject(error) : resolve(client as unknown as PostgresPoolClient)));
       });
     },
-    end: () => {
-      statements.watchdog?.close();
-      return pool.end();
-    },
+    end: () => (ended ??= pool.end()),
     options: pool.options,
   };
 }

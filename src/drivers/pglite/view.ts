@@ -1,12 +1,8 @@
-import type { PGlite, QueryOptions } from '@electric-sql/pglite';
-import { ownStatement } from '../own-statements.js';
+import type { PGlite } from '@electric-sql/pglite';
 
 /**
- * What Kysely's dialect sees of a PGlite: the store's own statements (drivers/own-statements.ts)
- * get rows as arrays through PGlite's documented `rowMode` query option, every other query goes
- * through as sent, and `close()` closes only a PGlite we own (`db.destroy()` leaves a caller's
- * open). Transactions are PGlite's own; their statements get object rows, which the repositories
- * accept too.
+ * What Kysely's dialect sees of a PGlite: every query goes through as sent, and `close()` closes
+ * only a PGlite we own (`db.destroy()` leaves a caller's open).
  */
 export function view(pglite: PGlite, owned: boolean) {
   return {
@@ -19,8 +15,7 @@ export function view(pglite: PGlite, owned: boolean) {
     get waitReady() {
       return pglite.waitReady;
     },
-    query: ((text: string, params?: unknown[], options?: QueryOptions) =>
-      pglite.query(text, params, ownStatement(text) === undefined ? options : { ...options, rowMode: 'array' })) as PGlite['query'],
+    query: pglite.query.bind(pglite),
     transaction: pglite.transaction.bind(pglite),
     close: owned ? () => pglite.close() : async () => {},
   };

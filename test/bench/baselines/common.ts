@@ -29,9 +29,7 @@ export const BASE = '/v1';
 // The statements Kysely compiles for src/storage/pets.ts, character for character (checked by
 // test/baseline-sql.test.ts): int8 as text and the API's column names, as our repository reads them.
 const OUTPUT = '"id"::text as "id", "name", "category_id"::text as "categoryId", "status"';
-/** The comment the store starts its own statements with (src/drivers/own-statements.ts). */
-const MARK = '/* petstore-router */ ';
-const SELECT = `${MARK}select ${OUTPUT} from "petstore_pets"`;
+const SELECT = `select ${OUTPUT} from "petstore_pets"`;
 const ORDER = 'order by "petstore_pets"."id"';
 export const SQL = {
   list: (rows: number) => `${SELECT} ${ORDER} limit ${rows}`,
@@ -39,7 +37,7 @@ export const SQL = {
   filter: (rows: number) => `${SELECT} where "status" = $1 ${ORDER} limit ${rows}`,
   filterAfter: (rows: number) => `${SELECT} where "status" = $1 and "id" > $2 ${ORDER} limit ${rows}`,
   get: `${SELECT} where "id" = $1`,
-  insert: `${MARK}insert into "petstore_pets" ("name", "category_id", "status") values ($1, $2, $3) returning ${OUTPUT}`,
+  insert: `insert into "petstore_pets" ("name", "category_id", "status") values ($1, $2, $3) returning ${OUTPUT}`,
 } as const;
 
 /**

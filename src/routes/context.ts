@@ -1,13 +1,15 @@
 import type { Kysely } from 'kysely';
-import type { AdapterBindings } from './bindings.js';
-import type { DeprecationPolicy } from './deprecation.js';
-import type { RequestUrl } from './http/request-url.js';
-import type { Answer } from './http/respond.js';
-import type { Database } from './storage/database.js';
+import type { StatementRunner } from '../drivers/statements.js';
+import type { DeprecationPolicy } from '../deprecation.js';
+import type { RequestUrl } from '../http/request-url.js';
+import type { Answer } from '../http/answer.js';
+import type { Database } from '../storage/database.js';
 
 /** Everything a route needs, resolved once by createPetStore and passed as an argument. */
 export interface StoreContext {
   db: Kysely<Database>;
+  /** The runner of prepared statements the database object carries (drivers/statements.ts), if any. */
+  statements: StatementRunner | undefined;
   now: () => Date;
   basePath: string;
   deprecation: DeprecationPolicy;
@@ -23,8 +25,6 @@ export interface RouteRequest {
   store: StoreContext;
   /** Who sent it: the hex SHA-256 of the accepted API key (never the key itself). */
   principal: string;
-  /** What the adapter offered for this request (bindings.ts); undefined in-process. */
-  bindings: AdapterBindings | undefined;
 }
 
 export type RouteHandler = (req: RouteRequest) => Promise<Answer>;

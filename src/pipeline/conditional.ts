@@ -1,7 +1,5 @@
-import type { AdapterBindings } from '../bindings.js';
-import { entityTag, ifNoneMatchMatches } from './entity-tag.js';
-import { requestHeader } from './header.js';
-import { type Answer, JsonAnswer, plainResponse, setHeader } from './respond.js';
+import { entityTag, ifNoneMatchMatches } from '../http/entity-tag.js';
+import { type Answer, JsonAnswer, plainResponse, setHeader } from '../http/answer.js';
 
 /** How every tagged answer may be cached: by the client only, and revalidated before each use. */
 export const CACHE_CONTROL = 'private, no-cache';
@@ -21,22 +19,22 @@ const KEPT = /^(?:etag|cache-control|vary|x-request-id|deprecation|sunset|rateli
  * status is left alone and never turned into a 304 (RFC 9110 section 13.2.1): a `getPet` that
  * turned 410 at the sunset answers 410 whatever tag the client holds.
  */
-export function conditionalAnswer(request: Request, answer: Answer, bindings?: AdapterBindings): Answer | Promise<Answer> {
+export function conditionalAnswer(request: Request, answer: Answer): Answer | Promise<Answer> {
   if (answer.status !== 200) return answer;
   // The store's own JSON answers carry their text, so the usual path has no await; a Response a
   // route built itself is read from a clone.
-  if (answer instanceof JsonAnswer) return tagged(request, answer, answer.text, answer.headers.link ?? null, bindings);
+  if (answer instanceof JsonAnswer) return tagged(request, answer, answer.text, answer.headers.link ?? null);
   return answer
     .clone()
     .text()
-    .then((read) => tagged(request, answer, read, answer.headers.get('link'), bindings));
+    .then((read) => tagged(request, answer, read, answer.headers.get('link')));
 }
 
-function tagged(request: Request, answer: Answer, text: string, link: string | null, bindings: AdapterBindings | undefined): Answer {
+function tagged(request: Request, answer: Answer, text: string, link: string | null): Answer {
   const tag = entityTag(link, text);
   setHeader(answer, 'etag', tag);
   setHeader(answer, 'cache-control', CACHE_CONTROL);
-  const condition = requestHeader(request, 'if-none-match', bindings);
+  const condition = request.headers.get('if-none-match');
   if (condition === null || !ifNoneMatchMatches(condition, tag)) return answer;
   const fields = answer instanceof JsonAnswer ? Object.entries(answer.headers) : [...answer.headers];
   const deprecated = fields.some(([name]) => name.toLowerCase() === 'deprecation');

@@ -1,7 +1,6 @@
-import type { AdapterBindings } from '../bindings.js';
 import type { RouteDefinition } from '../routes/table.js';
-import { keyIdOfPrincipal } from './key-id.js';
-import { traceIdOf } from './request-id.js';
+import { keyIdOfPrincipal } from '../http/key-id.js';
+import { traceIdOf } from '../http/request-id.js';
 
 /** What `onResponse` receives once per request, after its response is built. */
 export interface ResponseEvent {
@@ -62,7 +61,7 @@ export function createReporter(onResponse: OnResponse, onError: OnError, basePat
       // onError itself failed: nothing left to tell, and the answer must still go out.
     }
   };
-  return function report(request: Request, status: number, requestId: string, seen: Seen, bindings: AdapterBindings | undefined): void {
+  return function report(request: Request, status: number, requestId: string, seen: Seen): void {
     try {
       const result = onResponse({
         request,
@@ -72,7 +71,7 @@ export function createReporter(onResponse: OnResponse, onError: OnError, basePat
         durationMs: performance.now() - seen.startedAt,
         requestId,
         keyId: keyIdOfPrincipal(seen.principal),
-        traceId: traceIdOf(request, bindings),
+        traceId: traceIdOf(request),
         error: status >= 500 ? seen.error : undefined,
       });
       if (result !== undefined && typeof result.then === 'function') {

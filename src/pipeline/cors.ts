@@ -1,6 +1,4 @@
-import type { AdapterBindings } from '../bindings.js';
-import { requestHeader } from './header.js';
-import { type Answer, JsonAnswer, plainResponse, setHeaders } from './respond.js';
+import { type Answer, JsonAnswer, plainResponse, setHeaders } from '../http/answer.js';
 
 /**
  * Cross-origin access for browser apps (off by default). `origins` lists the allowed origins
@@ -28,9 +26,9 @@ const DEFAULT_MAX_AGE_SECONDS = 600;
 
 export interface Cors {
   /** The `Access-Control-Allow-Origin` value for this request's `Origin`, or undefined (no CORS answer). */
-  allowOrigin(request: Request, bindings?: AdapterBindings): string | undefined;
+  allowOrigin(request: Request): string | undefined;
   /** Whether the request is a preflight (`OPTIONS` with `Access-Control-Request-Method`). */
-  isPreflight(request: Request, bindings?: AdapterBindings): boolean;
+  isPreflight(request: Request): boolean;
   /** The 204 answer to a preflight; `methods` is the `Allow` list of the path (undefined: no such path). */
   preflight(allowOrigin: string, methods: string | undefined): Response;
   /** Adds the CORS headers of an actual answer to an allowed origin. */
@@ -55,14 +53,14 @@ export function createCors(options: CorsOptions): Cors {
   const maxAgeText = String(maxAge);
 
   return {
-    allowOrigin(request, bindings) {
-      const origin = requestHeader(request, 'origin', bindings);
+    allowOrigin(request) {
+      const origin = request.headers.get('origin');
       if (origin === null) return undefined;
       if (any) return '*';
       return allowed.has(origin) ? origin : undefined;
     },
-    isPreflight(request, bindings) {
-      return request.method === 'OPTIONS' && requestHeader(request, 'access-control-request-method', bindings) !== null;
+    isPreflight(request) {
+      return request.method === 'OPTIONS' && request.headers.get('access-control-request-method') !== null;
     },
     preflight(allowOrigin, methods) {
       const headers: Record<string, string> = {

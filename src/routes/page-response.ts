@@ -1,8 +1,8 @@
 import { jsonArray } from '../http/json-write.js';
 import type { RequestUrl } from '../http/request-url.js';
-import { type JsonAnswer, jsonResponse } from '../http/respond.js';
+import { type JsonAnswer, jsonResponse } from '../http/answer.js';
 import type { Page } from '../model.js';
-import { type CursorState, encodeCursor } from './cursor.js';
+import { type CursorState, encodeCursor } from '../schemas/cursor.js';
 import { nextLink } from './link.js';
 
 /**

@@ -1,16 +1,16 @@
-import type { AdapterBindings } from '../bindings.js';
-import type { RouteRequest, StoreContext } from '../context.js';
+import type { RouteRequest, StoreContext } from '../routes/context.js';
 import { createRouteMatcher } from '../routes/router.js';
 import type { RouteDefinition } from '../routes/table.js';
 import type { Authenticate } from './auth.js';
 import { conditionalAnswer } from './conditional.js';
 import type { Cors } from './cors.js';
-import { ApiError, ErrorCode } from './errors.js';
+import { ApiError, ErrorCode } from '../errors.js';
 import { type OnError, type OnResponse, type Seen, createReporter } from './on-response.js';
 import type { RateLimiter } from './rate-limit.js';
-import { requestIdOf } from './request-id.js';
-import { requestUrlOf } from './request-url.js';
-import { type Answer, errorResponse, setHeader, setHeaders, toApiError, toResponse } from './respond.js';
+import { requestIdOf } from '../http/request-id.js';
+import { requestUrl } from '../http/request-url.js';
+import { type Answer, setHeader, setHeaders } from '../http/answer.js';
+import { type ResponseFactory, errorResponse, toApiError, toResponse } from './respond.js';
 
 export interface PipelineOptions {
   store: StoreContext;
@@ -25,6 +25,8 @@ export interface PipelineOptions {
   cors?: Cors | undefined;
   /** Told about every finished request; absent: nothing is measured. */
   onResponse?: OnResponse | undefined;
+  /** How JSON answers become Responses. */
+  createResponse: ResponseFactory;
 }
 
 /**
@@ -32,7 +34,17 @@ export interface PipelineOptions {
  * path, CORS preflights excepted), routing (404, 405 + Allow, HEAD), the route, and the one
  * mapping of errors to responses; then the request id, CORS headers and the onResponse event.
  */
-export function createPipeline({ store, routes, publicRoutes = [], authenticate, rateLimit, onError, cors, onResponse }: PipelineOptions) {
+export function createPipeline({
+  store,
+  routes,
+  publicRoutes = [],
+  authenticate,
+  rateLimit,
+  onError,
+  cors,
+  onResponse,
+  createResponse,
+}: PipelineOptions) {
   const match = createRouteMatcher([...routes, ...publicRoutes], store.basePath);
   const isPublic = new Set(publicRoutes);
   const base = store.basePath;
@@ -40,28 +52,28 @@ export function createPipeline({ store, routes, publicRoutes = [], authenticate,
 
   // Every answer carries its X-Request-Id; CORS headers and the onResponse event only when asked
   // for (a branch each otherwise). One async function per request: a second awaited layer cost
-  // more than the id itself (docs/performance.md, "Operating features").
-  return async function handle(request: Request, bindings: AdapterBindings | undefined): Promise<Response> {
-    const requestId = requestIdOf(request, bindings);
+  // more than the id itself (history: git log of docs/performance.md).
+  return async function handle(request: Request): Promise<Response> {
+    const requestId = requestIdOf(request);
     const seen: Seen | undefined = report
       ? { startedAt: performance.now(), route: undefined, principal: undefined, error: undefined }
       : undefined;
-    const allowOrigin = cors?.allowOrigin(request, bindings);
+    const allowOrigin = cors?.allowOrigin(request);
     let routeHeaders: Record<string, string> | undefined;
     let limitHeaders: Record<string, string> | undefined;
     try {
-      if (allowOrigin !== undefined && cors!.isPreflight(request, bindings)) {
-        const answer = preflight(request, allowOrigin, bindings);
-        if (answer) return finish(request, answer, requestId, undefined, seen, bindings);
+      if (allowOrigin !== undefined && cors!.isPreflight(request)) {
+        const answer = preflight(request, allowOrigin);
+        if (answer) return finish(request, answer, requestId, undefined, seen);
       }
-      const url = requestUrlOf(request, bindings);
+      const url = requestUrl(request.url);
       const path = url.pathname;
       if (base !== '' && path !== base && !path.startsWith(`${base}/`)) throw notFound();
       const found = match(request.method, path);
       if (seen) seen.route = found?.route;
       // Matching has no effects. Anything but a public route checks the key before its 404 or
       // 405, so a request without one learns nothing about which paths exist.
-      const auth = found?.route && isPublic.has(found.route) ? '' : authenticate(request, bindings);
+      const auth = found?.route && isPublic.has(found.route) ? '' : authenticate(request);
       const principal = typeof auth === 'string' ? auth : await auth;
       if (seen) seen.principal = principal;
       if (!found) throw notFound();
@@ -70,17 +82,17 @@ export function createPipeline({ store, routes, publicRoutes = [], authenticate,
           allow: found.allow,
         });
       }
-      const req: RouteRequest = { request, url, params: found.params, store, principal, bindings };
+      const req: RouteRequest = { request, url, params: found.params, store, principal };
       routeHeaders = found.route.headers?.(req);
       if (rateLimit && principal !== '') limitHeaders = await rateLimit(principal);
       let answer = await found.route.handler(req);
       if (routeHeaders) setHeaders(answer, routeHeaders);
       if (limitHeaders) setHeaders(answer, limitHeaders);
       if (found.route.method === 'GET' && principal !== '') {
-        const conditional = conditionalAnswer(request, answer, bindings);
+        const conditional = conditionalAnswer(request, answer);
         answer = conditional instanceof Promise ? await conditional : conditional;
       }
-      return finish(request, answer, requestId, allowOrigin, seen, bindings);
+      return finish(request, answer, requestId, allowOrigin, seen);
     } catch (thrown) {
       const error = toApiError(thrown);
       if (error.status >= 500) {
@@ -88,13 +100,13 @@ export function createPipeline({ store, routes, publicRoutes = [], authenticate,
         if (seen) seen.error = thrown;
       }
       const answer = errorResponse(error, limitHeaders ? { ...routeHeaders, ...limitHeaders } : routeHeaders);
-      return finish(request, answer, requestId, allowOrigin, seen, bindings);
+      return finish(request, answer, requestId, allowOrigin, seen);
     }
   };
 
   /** A preflight to a path under the base path (204 with that path's methods), else undefined. */
-  function preflight(request: Request, allowOrigin: string, bindings: AdapterBindings | undefined): Response | undefined {
-    const path = requestUrlOf(request, bindings).pathname;
+  function preflight(request: Request, allowOrigin: string): Response | undefined {
+    const path = requestUrl(request.url).pathname;
     if (base !== '' && path !== base && !path.startsWith(`${base}/`)) return undefined;
     const found = match(request.method, path);
     return cors!.preflight(allowOrigin, found && !found.route ? found.allow : undefined);
@@ -110,18 +122,11 @@ export function createPipeline({ store, routes, publicRoutes = [], authenticate,
   }
 
   /** What every answer gets last: its request id, the CORS headers, the onResponse event. */
-  function finish(
-    request: Request,
-    answer: Answer,
-    requestId: string,
-    allowOrigin: string | undefined,
-    seen: Seen | undefined,
-    bindings: AdapterBindings | undefined,
-  ): Response {
+  function finish(request: Request, answer: Answer, requestId: string, allowOrigin: string | undefined, seen: Seen | undefined): Response {
     setHeader(answer, 'x-request-id', requestId);
     if (allowOrigin !== undefined) cors!.decorate(answer, allowOrigin);
-    if (seen) report!(request, answer.status, requestId, seen, bindings);
-    return toResponse(answer, request.method, bindings);
+    if (seen) report!(request, answer.status, requestId, seen);
+    return toResponse(answer, request.method, createResponse);
   }
 }
 

@@ -74,3 +74,6 @@ export function invalidRequest(details: ErrorDetail[], message?: string): ApiErr
   const names = [...new Set(details.map((d) => d.path))].join(', ');
   return new ApiError(400, ErrorCode.invalidRequest, message ?? `invalid request: ${names}`, details);
 }
+
+/** Seconds a client should wait before retrying when the database is unreachable. */
+export const RETRY_AFTER_SECONDS = 5;

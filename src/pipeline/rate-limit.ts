@@ -1,8 +1,7 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../storage/database.js';
 import { countRequest } from '../storage/rate-limits.js';
-import { ApiError, ErrorCode } from './errors.js';
-import { keyIdOfPrincipal } from './key-id.js';
+import type { StatementTarget } from '../storage/statement.js';
+import { ApiError, ErrorCode } from '../errors.js';
+import { keyIdOfPrincipal } from '../http/key-id.js';
 
 /** The `rateLimit` option of `createPetStore`: at most `limit` requests per key per window. */
 export interface RateLimitOptions {
@@ -25,7 +24,7 @@ export type RateLimiter = (principal: string) => Promise<Record<string, string>>
  * t=SECONDS`, `t` being the seconds until the window ends; over the limit, a 429 with `Retry-After`
  * equal to `t`.
  */
-export function createRateLimiter(options: RateLimitOptions, db: Kysely<Database>, now: () => Date): RateLimiter {
+export function createRateLimiter(options: RateLimitOptions, db: StatementTarget, now: () => Date): RateLimiter {
   const { limit, windowSeconds } = checkOptions(options);
   const policy = `"default";q=${limit};w=${windowSeconds}`;
   return async (principal) => {

@@ -1,7 +1,5 @@
-import type { AdapterBindings } from '../bindings.js';
-import { ApiError, ErrorCode } from './errors.js';
-import { requestHeader } from './header.js';
-import { sha256Hex } from './sha256.js';
+import { ApiError, ErrorCode } from '../errors.js';
+import { sha256Hex } from '../http/sha256.js';
 
 /**
  * Accepted API keys: a list (plain keys, or `sha256:<64 hex>` digests so plain keys need not sit
@@ -14,7 +12,7 @@ export type KeysOption = readonly string[] | ((key: string, request: Request) =>
  * itself), which scopes per-client state such as Idempotency-Key records; a 401 ApiError otherwise.
  * Synchronous for a list of keys (no promise per request), a promise for a verifier function.
  */
-export type Authenticate = (request: Request, bindings?: AdapterBindings) => string | Promise<string>;
+export type Authenticate = (request: Request) => string | Promise<string>;
 
 // RFC 6750 b64token, plus any other visible ASCII except ',' (a comma means several
 // Authorization headers were folded together, which is a 401).
@@ -59,8 +57,8 @@ function checkKeys(keys: readonly string[]): void {
 /** Builds the authenticator for `keys`; plain keys are hashed once, here, not per request. */
 export function createAuthenticator(keys: KeysOption): Authenticate {
   if (typeof keys === 'function') {
-    return async (request, bindings) => {
-      const key = presentedKey(request, bindings);
+    return async (request) => {
+      const key = presentedKey(request);
       if ((await keys(key, request)) !== true) throw invalidKey();
       return sha256Hex(key);
     };
@@ -77,8 +75,8 @@ export function createAuthenticator(keys: KeysOption): Authenticate {
   // Any other key is hashed synchronously (see sha256.ts: no thread-pool round trip per request)
   // and compared with every accepted digest; the digest is also the principal (idempotency keys
   // and rate limits are scoped by it).
-  return (request, bindings) => {
-    const key = presentedKey(request, bindings);
+  return (request) => {
+    const key = presentedKey(request);
     const known = plain.get(key);
     if (known !== undefined) return known;
     const digest = sha256Hex(key);
@@ -88,8 +86,8 @@ export function createAuthenticator(keys: KeysOption): Authenticate {
 }
 
 /** The key of `Authorization: Bearer <key>`, or a 401 saying what is wrong with the header. */
-function presentedKey(request: Request, bindings: AdapterBindings | undefined): string {
-  const header = requestHeader(request, 'authorization', bindings);
+function presentedKey(request: Request): string {
+  const header = request.headers.get('authorization');
   if (header === null) throw unauthorized('an API key is required: send Authorization: Bearer <key>');
   const m = CREDENTIALS.exec(header);
   if (!m) throw unauthorized('malformed Authorization header: expected Bearer <key>', 'invalid_request');

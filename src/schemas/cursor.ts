@@ -1,4 +1,4 @@
-import { parseInt64Text } from '../schemas/int64.js';
+import { parseInt64Text } from './int64.js';
 
 /**
  * Opaque keyset cursors. A cursor records the list it belongs to, the `status` filter it was

@@ -1,0 +1,24 @@
+import type { Kysely } from 'kysely';
+import { ApiError, ErrorCode } from './errors.js';
+import type { NewOrder, Order } from './model.js';
+import { validate } from './schemas/issues.js';
+import { NewOrderSchema } from './schemas/order.js';
+import type { Database } from './storage/database.js';
+import { insertOrder } from './storage/orders.js';
+
+/**
+ * Adds an order to the store (orders are written through the library, not over HTTP). The input
+ * is validated like a request body; an unknown `petId` is an `ApiError` 404.
+ *
+ * @example
+ * ```ts
+ * import { addOrder } from 'petstore-router'
+ * const order = await addOrder(db, { petId: 1n, quantity: 2, status: 'approved' })
+ * ```
+ */
+export async function addOrder(db: Kysely<Database>, input: NewOrder): Promise<Order> {
+  const order = validate(NewOrderSchema, input);
+  const added = await insertOrder(db, order);
+  if (added === undefined) throw new ApiError(404, ErrorCode.notFound, `pet ${order.petId} does not exist`);
+  return added;
+}

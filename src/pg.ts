@@ -1,0 +1,48 @@
+// `petstore-router/pg`: PostgreSQL through node-postgres, for production and scale-out (directly
+// or behind a transaction-mode pooler such as PgBouncer).
+import type { Kysely } from 'kysely';
+import { type PostgresSource, openPostgres } from './drivers/pg/database.js';
+import type { Database } from './storage/database.js';
+import { migrateOrDestroy } from './storage/migrate.js';
+
+/** Options of {@link createPostgresDatabase}. */
+export interface PostgresDatabaseOptions {
+  /**
+   * Apply petstore-router's migrations before returning (safe when several processes start at once).
+   * @default true
+   */
+  migrate?: boolean;
+  /**
+   * Name the store's own statements on pools created here, so PostgreSQL parses and plans each
+   * once per connection. Behind a transaction-mode pooler that cannot keep named statements
+   * (PgBouncer before 1.21, Supavisor, RDS Proxy) naming switches itself off at the first refusal,
+   * with no failed request; `false` turns it off up front (no refused statement in the pooler's
+   * log). Ignored for a `pg.Pool` you pass: nothing is ever named on it.
+   * @default true
+   */
+  preparedStatements?: boolean;
+}
+
+/**
+ * A Kysely database on PostgreSQL, migrated.
+ *
+ * - A URL or a `pg.PoolConfig`: a Pool is created with safe defaults (connect timeout 5 s, int8
+ *   parsed as bigint for this pool only, never through pg's global type parsers) and
+ *   `db.destroy()` ends it. Every statement has a 10 s timeout (the config's `statement_timeout`
+ *   to change it, 0 for none), applied through pg's `query_timeout` (the connection of a statement
+ *   that timed out is destroyed), never as a startup parameter, so a pooled URL works as it is.
+ * - A `pg.Pool` you created: it stays yours (its parsers and settings are untouched, nothing is
+ *   named on it; rows are normalised in our repositories) and `db.destroy()` does not end it.
+ *
+ * @example
+ * ```ts
+ * import { createPostgresDatabase } from 'petstore-router/pg'
+ * const db = await createPostgresDatabase(process.env.DATABASE_URL!)
+ * // A transaction-mode pooler that refuses named statements, known in advance:
+ * const pooled = await createPostgresDatabase(process.env.POOLED_URL!, { preparedStatements: false })
+ * ```
+ */
+export async function createPostgresDatabase(source: PostgresSource, options: PostgresDatabaseOptions = {}): Promise<Kysely<Database>> {
+  const db = openPostgres<Database>(source, options);
+  return options.migrate === false ? db : migrateOrDestroy(db);
+}

@@ -1,0 +1,46 @@
+/**
+ * Our server with fast paths switched off, for the fast-path table of docs/performance.md: the
+ * standalone server's setup (`createPostgresDatabase`, `createResponse: nodeResponse`, `serve`)
+ * with each path named in `--off a,b` replaced by its plain form. Same command line as the CLI's
+ * `serve`; the bench starts one per name in BENCH_FAST_PATHS_OFF (servers.ts).
+ *
+ * - `node-response`: the store builds standard Responses (no `createResponse`); the bridge reads
+ *   each body back through the platform Response.
+ * - `lazy-request`: the store gets a platform Request built from the bridge's lazy one (URL,
+ *   headers and body stream copied), as an eager bridge would hand it.
+ * - `prepared`: the database is Kysely on a `pg.Pool` of the bench's own (no statement runner:
+ *   statements unnamed, rows as objects, through Kysely's executor).
+ */
+import pg from 'pg';
+import { createPetStore } from 'petstore-router';
+import { nodeResponse, serve } from 'petstore-router/node';
+import { createPostgresDatabase } from 'petstore-router/pg';
+
+export const FAST_PATHS = ['node-response', 'lazy-request', 'prepared'] as const;
+
+const argv = process.argv.slice(2);
+const flag = (name: string) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : undefined);
+const off = new Set((flag('off') ?? '').split(',').filter(Boolean));
+for (const name of off) if (!(FAST_PATHS as readonly string[]).includes(name)) throw new Error(`unknown fast path ${name}`);
+const url = flag('database') ?? process.env.DATABASE_URL!;
+const db = off.has('prepared')
+  ? await createPostgresDatabase(new pg.Pool({ connectionString: url, max: 10 }))
+  : await createPostgresDatabase(url);
+const store = createPetStore({
+  db,
+  keys: (process.env.PETSTORE_API_KEYS ?? '').split(',').filter(Boolean),
+  ...(off.has('node-response') ? {} : { createResponse: nodeResponse }),
+});
+const eager = (request: Request): Request =>
+  new Request(request.url, {
+    method: request.method,
+    headers: new Headers([...request.headers]),
+    body: request.body,
+    duplex: 'half',
+  } as RequestInit);
+const handler = off.has('lazy-request') ? { fetch: (request: Request) => store.fetch(eager(request)) } : store;
+const served = await serve(handler, { port: Number(flag('port') ?? 8080), host: flag('host') ?? '127.0.0.1' });
+console.log(`listening on ${served.url}/v1`);
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => void served.close().then(() => db.destroy().then(() => process.exit(0))));
+}
