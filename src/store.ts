@@ -14,7 +14,7 @@ import { openApiRoute } from './openapi/route.js';
 import type { OpenApiServer } from './openapi-types.js';
 import { type HealthOptions, healthRoute } from './routes/health.js';
 import { routes } from './routes/table.js';
-import type { Database } from './storage/database.js';
+import type { AnyKysely, Database } from './storage/database.js';
 import { DEFAULT_IDEMPOTENCY_TTL_MS } from './storage/idempotency.js';
 import { checkSchemaName } from './storage/schema-name.js';
 
@@ -25,7 +25,7 @@ export interface PetStoreOptions {
    * `createPostgresDatabase()` (`petstore-router/pg`), or your own Kysely instance after
    * `await migrate(db)`. The store never closes it: whoever created it calls `db.destroy()`.
    */
-  db: Kysely<Database> | Kysely<any>;
+  db: AnyKysely;
   /**
    * The PostgreSQL schema holding petstore-router's tables, migrated with the same option
    * (`await migrate(db, { schema })`). Keeps our tables in a schema of your database of their

@@ -4,7 +4,7 @@
 import type { Kysely } from 'kysely';
 import type { KeysOption } from './pipeline/auth.js';
 import { opened } from './drivers/pglite/database.js';
-import type { Database } from './storage/database.js';
+import type { AnyKysely, Database } from './storage/database.js';
 import { resetDatabase } from './storage/reset.js';
 import { type PetStore, type PetStoreOptions, createPetStore } from './store.js';
 import { leaseSchema } from './testing/schema-pool.js';
@@ -61,7 +61,7 @@ export async function createTestDatabase(): Promise<Kysely<Database>> {
  * const pets = sql.id(testDatabaseSchema(db)!, 'petstore_pets') // "petstore_test_1"."petstore_pets", for raw SQL
  * ```
  */
-export function testDatabaseSchema(db: Kysely<Database> | Kysely<any>): string | undefined {
+export function testDatabaseSchema(db: AnyKysely): string | undefined {
   return schemas.get(db);
 }
 
@@ -81,7 +81,7 @@ export function testDatabaseSchema(db: Kysely<Database> | Kysely<any>): string |
  * const store = createPetStore({ db, keys: ['test-key'] })
  * ```
  */
-export async function resetTestDatabase(db: Kysely<Database> | Kysely<any>): Promise<void> {
+export async function resetTestDatabase(db: AnyKysely): Promise<void> {
   await resetDatabase(db, schemas.get(db));
 }
 

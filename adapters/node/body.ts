@@ -33,7 +33,7 @@ export class NodeBodyReader implements BodyReader {
   #received = 0;
   #queue: Uint8Array[] = [];
   #ended = false;
-  #failure: unknown;
+  #failure: Error | undefined;
   #waiter: Waiter | undefined;
 
   constructor(req: IncomingMessage, state: BodyState, maxBytes: number) {
@@ -68,7 +68,7 @@ export class NodeBodyReader implements BodyReader {
     this.#req.pause();
   }
 
-  #fail(error: unknown): void {
+  #fail(error: Error): void {
     this.#failure = error;
     this.#queue = [];
     this.#finish();

@@ -80,7 +80,7 @@ export class NodeJsonResponse {
   }
 
   /** The platform Response of `self`, built once (its body already read if the text was taken). */
-  static real(self: NodeJsonResponse): Response {
+  static real(this: void, self: NodeJsonResponse): Response {
     return self.#build();
   }
 

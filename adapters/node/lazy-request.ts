@@ -90,7 +90,7 @@ class NodeRequest {
    * The platform Request of `self`, built once (without a signal of its own: `signal` is the
    * one), on the body stream if there is a body.
    */
-  static real(self: NodeRequest): Request {
+  static real(this: void, self: NodeRequest): Request {
     if (self.#real === undefined) {
       const init: RequestInit & { duplex?: 'half' } = {
         method: self.method,

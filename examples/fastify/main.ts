@@ -10,11 +10,11 @@ const db = await createPGliteDatabase();
 const store = createPetStore({ db, keys: [key] });
 
 const app = Fastify();
-app.get('/health', async () => ({ ok: true })); // the host's own routes keep Fastify's JSON parser
+app.get('/health', () => ({ ok: true })); // the host's own routes keep Fastify's JSON parser
 
 // In a plugin, so the parser change stays inside it: the store reads the raw body itself
 // (exact int64, its own 415/413/400 answers), so Fastify must not parse or consume it.
-await app.register(async (scope) => {
+await app.register((scope, _options, done) => {
   scope.removeAllContentTypeParsers();
   scope.addContentTypeParser('*', (_request, _payload, done) => done(null));
   const forward = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -36,6 +36,7 @@ await app.register(async (scope) => {
   };
   scope.all(store.basePath, forward);
   scope.all(`${store.basePath}/*`, forward);
+  done();
 });
 
 const address = await app.listen({ port: Number(process.env.PORT ?? 0), host: '127.0.0.1' });

@@ -31,9 +31,9 @@ export function docsRoutes(reference: ApiReference, options: OpenApiOptions & { 
       operationId: 'getApiReference',
       description: 'The API reference page (HTML).',
       responses: { '200': { description: 'The page.', body: { type: 'string' }, mediaType: 'text/html' } },
-      handler: async () => {
+      handler: () => {
         page ??= reference.page({ document: `${base}/openapi.json`, assets: base });
-        return plainResponse(200, page, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
+        return Promise.resolve(plainResponse(200, page, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' }));
       },
     }),
     defineRoute({
@@ -42,9 +42,9 @@ export function docsRoutes(reference: ApiReference, options: OpenApiOptions & { 
       operationId: 'getApiReferenceDocument',
       description: 'The OpenAPI document the page renders, with the page origin as its server.',
       responses: { '200': { description: 'The OpenAPI 3.1 document.', body: { type: 'object' } } },
-      handler: async () => {
+      handler: () => {
         document ??= JSON.stringify(openApiDocument({ ...options, servers: [{ url: options.basePath || '/' }], describeSelf: false }));
-        return jsonResponse(200, document);
+        return Promise.resolve(jsonResponse(200, document));
       },
     }),
     defineRoute({

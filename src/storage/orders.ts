@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type * as v from 'valibot';
-import type { NewOrder, Order, Page } from '../model.js';
+import type { Order, Page } from '../model.js';
 import type { NewOrderSchema } from '../schemas/order.js';
 import type { Database, OrderRow } from './database.js';
 import { toBigInt } from './int8.js';
