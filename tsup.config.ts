@@ -11,6 +11,7 @@ export default defineConfig({
     deno: 'adapters/deno.ts',
     bun: 'adapters/bun.ts',
     express: 'adapters/express.ts',
+    fastify: 'adapters/fastify.ts',
     node: 'adapters/node.ts',
     docs: 'adapters/docs.ts',
     cli: 'adapters/cli.ts',
@@ -25,5 +26,5 @@ export default defineConfig({
   sourcemap: true,
   splitting: true,
   treeshake: true,
-  external: [/^petstore-router(\/.*)?$/, '@electric-sql/pglite', 'pg', 'kysely', 'valibot', 'itty-router'],
+  external: [/^petstore-router(\/.*)?$/, '@electric-sql/pglite', 'pg', 'fastify', 'kysely', 'valibot', 'itty-router'],
 });

@@ -26,11 +26,13 @@ const RENDERER_FILES: Record<string, string> = {
 /**
  * Starts Swagger UI on the document named by the page. A file, not an inline script, so the page
  * works under a Content-Security-Policy without 'unsafe-inline'. "Authorize" takes the API key
- * (the document's `bearerAuth` scheme), "Try it out" sends requests to the page's own origin.
+ * (the document's `bearerAuth` scheme), "Try it out" sends requests to the document's server,
+ * which by default is where the document was served from.
  */
 const INIT = `const root = document.getElementById('api-reference');
 window.ui = SwaggerUIBundle({
-  url: root.dataset.document,
+  // Absolute, resolved against the page: the document's relative server resolves against it.
+  url: new URL(root.dataset.document, document.baseURI).href,
   domNode: root,
   presets: [SwaggerUIBundle.presets.apis],
   layout: 'BaseLayout',
@@ -44,7 +46,8 @@ window.ui = SwaggerUIBundle({
 /**
  * The API reference page of the pet store, rendered by Swagger UI from files served by the store
  * itself (no CDN, works offline). Pass it to `createPetStore`; the page is then at
- * `{basePath}/docs`, without a key. Node.js (and runtimes with `node:fs`): the renderer's files
+ * `{basePath}/docs`, without a key, and names its files and document by URLs relative to itself,
+ * so it works under any prefix the store is mounted at. Node.js (and runtimes with `node:fs`): the renderer's files
  * are read from the installed `swagger-ui-dist` package on first request, then kept in memory.
  * `swagger-ui-dist` is an optional peer dependency (`npm install swagger-ui-dist`): without it,
  * `apiReference()` throws an Error that says so.

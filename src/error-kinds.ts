@@ -60,8 +60,9 @@ export const errorKinds = {
   InternalError: { status: 500, codes: [ErrorCode.internalError], description: 'Server failure (the message is masked).' },
   ServiceUnavailable: {
     status: 503,
-    codes: [ErrorCode.serviceUnavailable],
-    description: 'The database cannot be reached; retry later.',
+    codes: [ErrorCode.serviceUnavailable, ErrorCode.overloaded],
+    description:
+      'The database cannot be reached (`service_unavailable`), or the server is at its bound of requests in flight (`overloaded`, only with load shedding on); retry after `Retry-After`.',
     headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
   },
 } satisfies Record<string, ErrorKind>;

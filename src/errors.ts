@@ -20,7 +20,9 @@ export const ErrorCode = {
   headerFieldsTooLarge: 'header_fields_too_large',
   internalError: 'internal_error',
   serviceUnavailable: 'service_unavailable',
+  overloaded: 'overloaded',
   rateLimited: 'rate_limited',
+  bodyAlreadyParsed: 'body_already_parsed',
 } as const;
 
 /** One of the documented Error `code` values. */

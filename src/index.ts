@@ -10,6 +10,8 @@ export { requestIdFromHeader } from './http/request-id.js';
 export type { CorsOptions } from './pipeline/cors.js';
 export type { ErrorContext, OnResponse, ResponseEvent } from './pipeline/on-response.js';
 export type { HealthOptions } from './routes/health.js';
+export type { ConcurrencyOptions } from './pipeline/shed.js';
+export type { OpenTelemetryApi } from './pipeline/tracing.js';
 export { ApiError, ErrorCode } from './errors.js';
 export type { ErrorBody, ErrorDetail } from './errors.js';
 export { migrate, MIGRATION_TABLE, MIGRATION_LOCK_TABLE, type MigrateOptions } from './storage/migrate.js';

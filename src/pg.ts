@@ -21,15 +21,25 @@ export interface PostgresDatabaseOptions {
    * @default true
    */
   preparedStatements?: boolean;
+  /**
+   * The longest a request waits on PostgreSQL in each phase, on pools created here: connecting,
+   * waiting for a pooled connection, and every statement (the default of `statement_timeout`).
+   * Past it the request gets 503 + `Retry-After` and a statement's connection is destroyed, never
+   * lent again, so a network partition (packets dropped, no reset) costs a bounded wait; the pool
+   * reconnects by itself once the network is back. The config's own `connectionTimeoutMillis` and
+   * `statement_timeout` win. Ignored for a `pg.Pool` you pass. See docs/reliability.md.
+   * @default 5000
+   */
+  maxWaitMs?: number;
 }
 
 /**
  * A Kysely database on PostgreSQL, migrated.
  *
- * - A URL or a `pg.PoolConfig`: a Pool is created with safe defaults (connect timeout 5 s, int8
- *   parsed as bigint for this pool only, never through pg's global type parsers) and
- *   `db.destroy()` ends it. Every statement has a 10 s timeout (the config's `statement_timeout`
- *   to change it, 0 for none), applied through pg's `query_timeout` (the connection of a statement
+ * - A URL or a `pg.PoolConfig`: a Pool is created with safe defaults (every wait on the database
+ *   bounded by `maxWaitMs`, 5 s; int8 parsed as bigint for this pool only, never through pg's
+ *   global type parsers) and `db.destroy()` ends it. Every statement has a 5 s timeout (the
+ *   config's `statement_timeout` to change it, 0 for none), applied through pg's `query_timeout` (the connection of a statement
  *   that timed out is destroyed), never as a startup parameter, so a pooled URL works as it is.
  * - A `pg.Pool` you created: it stays yours (its parsers and settings are untouched, nothing is
  *   named on it; rows are normalised in our repositories) and `db.destroy()` does not end it.

@@ -4,7 +4,7 @@ import { statementsOf } from './drivers/statements.js';
 import { DEFAULT_DEPRECATED_AT, DEFAULT_SUNSET_AT } from './deprecation.js';
 import { type KeysOption, createAuthenticator } from './pipeline/auth.js';
 import { type CorsOptions, createCors } from './pipeline/cors.js';
-import type { ErrorContext, OnResponse } from './pipeline/on-response.js';
+import type { ErrorContext, OnResponse, ResponseEvent } from './pipeline/on-response.js';
 import { createPipeline } from './pipeline/pipeline.js';
 import { type ResponseFactory, standardResponse } from './pipeline/respond.js';
 import { type RateLimitOptions, createRateLimiter } from './pipeline/rate-limit.js';
@@ -12,7 +12,11 @@ import { docsRoutes } from './docs/route.js';
 import type { ApiReference } from './docs/types.js';
 import { openApiRoute } from './openapi/route.js';
 import type { OpenApiServer } from './openapi-types.js';
-import { type HealthOptions, healthRoute } from './routes/health.js';
+import { HEALTH_PATH, type HealthOptions, healthRoute } from './routes/health.js';
+import { type ConcurrencyOptions, shedding } from './pipeline/shed.js';
+import { observing } from './pipeline/observe.js';
+import { type OpenTelemetryApi, Telemetry } from './pipeline/tracing.js';
+import { requestUrl } from './http/request-url.js';
 import { routes } from './routes/table.js';
 import type { AnyKysely, Database } from './storage/database.js';
 import { DEFAULT_IDEMPOTENCY_TTL_MS } from './storage/idempotency.js';
@@ -77,8 +81,8 @@ export interface PetStoreOptions {
   /**
    * Serve the API's OpenAPI 3.1 document at `GET {basePath}/openapi.json`, without a key. Built
    * once, on its first request. `false` turns it off (the path is then an ordinary authenticated 404); an object
-   * sets the document's `servers` (default: the spec's production and staging addresses, ending
-   * in `basePath`).
+   * sets the document's `servers` (default: one relative server, `.`, which resolves against the
+   * document's own URL to `{prefix}{basePath}`: wherever the store is mounted, see docs/mounting.md).
    * @default true
    * @example
    * ```ts
@@ -101,7 +105,8 @@ export interface PetStoreOptions {
   /**
    * The API reference page at `GET {basePath}/docs`, without a key: pass `apiReference()` from
    * `petstore-router/docs` (the renderer lives in that entry, so a store without it carries none
-   * of it). `false` or absent: no page (the path is then an ordinary authenticated 404).
+   * of it). It renders the document of `GET {basePath}/openapi.json`, so it needs `openapi` on.
+   * `false` or absent: no page (the path is then an ordinary authenticated 404).
    * @default false
    * @example
    * ```ts
@@ -165,13 +170,50 @@ export interface PetStoreOptions {
    * ```
    */
   createResponse?: ResponseFactory;
+  /**
+   * Load shedding: at most `limit` requests served at once; one more is answered at once with 503,
+   * Error code `overloaded` and `Retry-After` (before its body is read or its key checked), so
+   * admitted requests keep their latency and clients back off instead of queueing. Health is
+   * never refused. Off when absent (the standalone server turns it on: `--max-in-flight`). Choose
+   * `limit` from what the database can do at once: docs/operations.md, "Load shedding".
+   * @example
+   * ```ts
+   * createPetStore({ db, keys, concurrency: { limit: 40, onShed: () => shedCounter.inc() } })
+   * ```
+   */
+  concurrency?: ConcurrencyOptions;
+  /**
+   * Adds `Server-Timing: db;dur=…, total;dur=…` (milliseconds) to every answer: the time the
+   * request's statements took, and its time in the store. Needs AsyncLocalStorage
+   * (`node:async_hooks`). See docs/operations.md.
+   * @default false
+   * @example
+   * ```ts
+   * createPetStore({ db, keys, serverTiming: true })
+   * ```
+   */
+  serverTiming?: boolean;
+  /**
+   * OpenTelemetry: pass the `@opentelemetry/api` module (an optional peer: install it, and an SDK
+   * to export). One SERVER span per request named `METHOD ROUTE` (`POST /v1/pets`) with the stable
+   * HTTP attributes, continuing an incoming `traceparent`; a CLIENT span per statement
+   * (`db.system.name` `postgresql`, `db.query.text` without values); the histogram
+   * `http.server.request.duration`. No key, header or query string is ever recorded. Needs
+   * AsyncLocalStorage (`node:async_hooks`). See docs/operations.md.
+   * @example
+   * ```ts
+   * import * as otel from '@opentelemetry/api'
+   * createPetStore({ db, keys, openTelemetry: otel })
+   * ```
+   */
+  openTelemetry?: OpenTelemetryApi;
 }
 
 /** The embedded API: pass `fetch` to any server that speaks web-standard Request/Response. */
 export interface PetStore {
   /**
    * Serves one request and answers with a standard `Response`. Bound, so it can be passed around
-   * on its own (`Deno.serve(store.fetch)`, `app.mount('/', store.fetch)`).
+   * on its own (`Deno.serve(store.fetch)`; in Hono `app.all('/v1/*', (c) => store.fetch(c.req.raw))`).
    *
    * @example
    * ```ts
@@ -223,10 +265,19 @@ export function createPetStore(options: PetStoreOptions): PetStore {
   if (!Number.isFinite(store.idempotencyTtlMs) || store.idempotencyTtlMs <= 0) {
     throw new TypeError('petstore-router: options.idempotencyTtlMs must be a positive number of milliseconds');
   }
+  if (options.docs && options.openapi === false) {
+    throw new TypeError('petstore-router: options.docs renders the OpenAPI document, which options.openapi: false turns off: drop one');
+  }
   if (options.onResponse !== undefined && typeof options.onResponse !== 'function')
     throw new TypeError('petstore-router: options.onResponse must be a function');
   if (options.createResponse !== undefined && typeof options.createResponse !== 'function')
     throw new TypeError('petstore-router: options.createResponse must be a function (text, status, headers) => Response');
+  if (options.serverTiming !== undefined && typeof options.serverTiming !== 'boolean')
+    throw new TypeError('petstore-router: options.serverTiming must be true or false');
+  const telemetry = options.openTelemetry === undefined ? undefined : new Telemetry(options.openTelemetry);
+  const observation =
+    options.serverTiming === true || telemetry ? observing({ serverTiming: options.serverTiming === true, telemetry }) : undefined;
+  const onResponse = observation ? withObservation(observation.onResponse, options.onResponse) : options.onResponse;
   const handle = createPipeline({
     store,
     routes: routes.filter((route) => !route.public),
@@ -235,20 +286,36 @@ export function createPetStore(options: PetStoreOptions): PetStore {
       ...(options.openapi === false
         ? []
         : [openApiRoute({ ...store.deprecation, basePath: store.basePath, servers: openApiServers(options) })]),
-      ...(options.docs ? docsRoutes(options.docs, { ...store.deprecation, basePath: store.basePath }) : []),
+      ...(options.docs ? docsRoutes(options.docs) : []),
       ...(options.health === false ? [] : [healthRoute(store, typeof options.health === 'object' ? options.health : {})]),
     ],
     authenticate: createAuthenticator(options.keys),
     rateLimit: options.rateLimit ? createRateLimiter(options.rateLimit, store, store.now) : undefined,
     onError: options.onError ?? defaultOnError,
     cors: options.cors === undefined ? undefined : createCors(options.cors),
-    onResponse: options.onResponse,
+    onResponse,
     createResponse: options.createResponse ?? standardResponse,
   });
+  const healthPath = store.basePath + HEALTH_PATH;
+  const observed = observation ? observation.wrap(handle) : handle;
+  // Shedding first: a refused request costs neither a span nor a scope.
+  const serve =
+    options.concurrency === undefined
+      ? observed
+      : shedding(options.concurrency, observed, (request) => requestUrl(request.url).pathname === healthPath, handle.refuse);
   return Object.freeze({
-    fetch: (request: Request) => handle(request),
+    fetch: (request: Request) => serve(request),
     basePath: store.basePath,
   });
+}
+
+/** The observation's note of each answer, then the caller's `onResponse` (whose own errors the pipeline reports). */
+function withObservation(note: (event: ResponseEvent) => void, onResponse: OnResponse | undefined): OnResponse {
+  if (onResponse === undefined) return note;
+  return (event) => {
+    note(event);
+    return onResponse(event);
+  };
 }
 
 function openApiServers({ openapi }: PetStoreOptions): OpenApiServer[] | undefined {

@@ -146,6 +146,23 @@ test('serve on PGlite: listening line, requests with a key, the data directory l
   const created = await get(`${url}/pets`, KEY, undefined, { method: 'POST', body: '{"name":"Rex","categoryId":1}' });
   assert.is(created.status, 201, created.body);
   assert.is((await get(`${url}/pets`, 'wrong')).status, 401);
+  // Issue 24 item 15: GET / points to the page, the document and health (JSON, or HTML for a browser).
+  const origin = url!.replace(/\/v1$/, '');
+  const index = await fetch(`${origin}/`);
+  assert.is(index.status, 200);
+  assert.equal(await index.json(), {
+    name: 'petstore-router',
+    api: 'v1',
+    docs: 'v1/docs',
+    openapi: 'v1/openapi.json',
+    health: 'v1/health',
+  });
+  assert.is(index.headers.get('link'), '<v1/docs>; rel="service-doc", <v1/openapi.json>; rel="service-desc", <v1/health>; rel="status"');
+  for (const rel of ['v1/docs', 'v1/openapi.json', 'v1/health']) assert.is((await fetch(new URL(rel, `${origin}/`))).status, 200, rel);
+  const html = await fetch(`${origin}/`, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+  assert.match(html.headers.get('content-type') ?? '', /^text\/html/);
+  assert.match(await html.text(), /<a href="v1\/docs">API reference<\/a>/);
+  assert.is((await get(`${origin}/elsewhere`, KEY)).status, 404, "other paths are still the store's 404");
 
   const second = cli(['serve', '--port', '0', '--data-dir', dataDir], { PETSTORE_API_KEYS: KEY });
   assert.is(await second.exit, 1);

@@ -24,21 +24,26 @@ for (const transport of [inProcess, nodeSocket]) {
       assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
       const html = await page.text();
       assert.match(html, /<title>Pets &#60;&#38;&#62; docs<\/title>/);
+      // Issue 24 item 1: every URL of the page is relative to it, so any prefix keeps working.
       const files = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!).filter((u) => !u.startsWith('data:'));
-      assert.equal(files.sort(), ['/v1/docs/init.js', '/v1/docs/swagger-ui-bundle.js', '/v1/docs/swagger-ui.css']);
+      assert.equal(files.sort(), ['docs/init.js', 'docs/swagger-ui-bundle.js', 'docs/swagger-ui.css']);
       for (const file of files) {
-        const res = await fetch(new Request(`${ORIGIN}${file}`));
+        const res = await fetch(new Request(new URL(file, `${ORIGIN}/v1/docs`)));
         assert.is(res.status, 200, file);
         assert.match(res.headers.get('content-type') ?? '', file.endsWith('.css') ? /^text\/css/ : /^text\/javascript/);
         assert.ok((await res.arrayBuffer()).byteLength > 100, file);
       }
-      assert.match(html, /data-document="\/v1\/docs\/openapi.json"/);
-      const doc = await (await fetch(new Request(`${ORIGIN}/v1/docs/openapi.json`))).json();
-      assert.equal(doc.servers, [{ url: '/v1' }], 'try it calls this store, on the page origin');
+      // Issue 24 item 13: the page renders the store's one document, whose server is relative to it.
+      assert.match(html, /data-document="openapi.json"/);
+      const text = await (await fetch(new Request(`${ORIGIN}/v1/openapi.json`))).text();
+      const doc = JSON.parse(text);
+      assert.equal(doc.servers, [{ url: '.', description: 'The API, at the address this document was served from' }]);
+      assert.is(new URL(doc.servers[0].url, `${ORIGIN}/v1/openapi.json`).href, `${ORIGIN}/v1/`, 'try it calls this store');
       const operations = Object.values<Record<string, { operationId: string }>>(doc.paths).flatMap((item) =>
         Object.values(item).map((o) => o.operationId),
       );
-      assert.equal(operations.sort(), ['createPet', 'getPet', 'listOrders', 'listPets']);
+      assert.equal(operations.sort(), ['createPet', 'getOpenApiDocument', 'getPet', 'listOrders', 'listPets']);
+      assert.is((await fetch(new Request(`${ORIGIN}/v1/docs/openapi.json`))).status, 404, 'no second, different document');
       const head = await fetch(new Request(`${ORIGIN}/v1/docs`, { method: 'HEAD' }));
       assert.is(head.status, 200);
       assert.is(await head.text(), '');
@@ -47,6 +52,30 @@ for (const transport of [inProcess, nodeSocket]) {
       assert.is((await missing.json()).code, 'not_found');
       assert.is((await fetch(new Request(`${ORIGIN}/v1/docs/..%2Fpackage.json`))).status, 404);
       assert.is((await fetch(new Request(`${ORIGIN}/v1/docs`, { method: 'POST' }))).status, 401);
+    } finally {
+      await close();
+    }
+  });
+}
+
+for (const basePath of ['/v1', '/api/v1', '']) {
+  test(`basePath ${JSON.stringify(basePath)}: the page with trailing slashes redirects to itself by a relative Location`, async () => {
+    const { fetch, close } = await mounted(inProcess, { basePath });
+    try {
+      for (const slashes of ['/', '//']) {
+        const res = await fetch(new Request(`${ORIGIN}${basePath}/docs${slashes}`));
+        assert.is(res.status, 308);
+        const location = res.headers.get('location')!;
+        assert.not.match(location, /^\//, 'relative: keeps whatever prefix the client used');
+        assert.is(new URL(location, `https://host.example/prefix${basePath}/docs${slashes}`).pathname, `/prefix${basePath}/docs`);
+      }
+      const html = await (await fetch(new Request(`${ORIGIN}${basePath}/docs`))).text();
+      const css = new URL(/href="([^"]+\.css)"/.exec(html)![1]!, `${ORIGIN}${basePath}/docs`);
+      assert.is(css.pathname, `${basePath}/docs/swagger-ui.css`);
+      assert.is((await fetch(new Request(css))).status, 200);
+      const document = new URL(/data-document="([^"]+)"/.exec(html)![1]!, `${ORIGIN}${basePath}/docs`);
+      assert.is(document.pathname, `${basePath}/openapi.json`);
+      assert.is((await fetch(new Request(document))).status, 200);
     } finally {
       await close();
     }
@@ -62,16 +91,9 @@ test('without a renderer, or with docs: false, there is no page: an ordinary aut
   }
 });
 
-test('at the root base path, and with the openapi document turned off, the page still has its document', async () => {
-  const { fetch, close } = await mounted(inProcess, { basePath: '', openapi: false });
-  try {
-    assert.match(await (await fetch(new Request(`${ORIGIN}/docs`))).text(), /data-document="\/docs\/openapi.json"/);
-    const doc = await (await fetch(new Request(`${ORIGIN}/docs/openapi.json`))).json();
-    assert.equal(doc.servers, [{ url: '/' }]);
-    assert.is((await fetch(new Request(`${ORIGIN}/openapi.json`))).status, 401);
-  } finally {
-    await close();
-  }
+test('the page renders the OpenAPI document: docs with openapi: false fails at creation, naming both', async () => {
+  const db = await sharedPGlite();
+  assert.throws(() => createPetStore({ db, keys: [KEY], openapi: false, docs: apiReference() }), /options\.docs .*options\.openapi: false/);
 });
 
 test.run();

@@ -29,24 +29,53 @@ const test = suite('express adapter');
 let store: PetStore;
 
 test.before(async () => {
-  store = createPetStore({ db: await sharedPGlite(), keys: [KEY] });
+  // Issue 24 item 2: the base path is the public one; the adapter hands the store the client's URL.
+  store = createPetStore({ db: await sharedPGlite(), keys: [KEY], basePath: '/api/v1' });
 });
 test.before.each(async () => resetDatabase(await sharedPGlite()));
 
-test('the mount path is respected: /api/v1/... reaches the store, /v1/... does not', async () => {
+for (const mountPath of ['', '/api']) {
+  test(`mounted at ${JSON.stringify(mountPath || '/')}: /api/v1/... reaches the store, Location carries /api/v1, /v1/... does not`, async () => {
+    const app = express();
+    if (mountPath) app.use(mountPath, petStoreExpress(store));
+    else app.use(petStoreExpress(store));
+    const server = await listen(app);
+    try {
+      const res = await get(`${server.origin}/api/v1/pets`, { headers: auth });
+      assert.is(res.status, 200);
+      assert.equal(await res.json(), []);
+      const created = await get(`${server.origin}/api/v1/pets`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Rex', categoryId: 7 }),
+      });
+      assert.is(created.status, 201);
+      assert.is(created.headers.get('location'), `${server.origin}/api/v1/pets/${(await created.json()).id}`);
+      const outside = await get(`${server.origin}/v1/pets`, { headers: auth });
+      assert.is(outside.status, 404);
+      assert.not.match(outside.headers.get('content-type') ?? '', /json/, 'Express answered, not the store');
+    } finally {
+      await server.close();
+    }
+  });
+}
+
+test('mounted on a path outside the base path: one clear warning naming the basePath to use, then next()', async () => {
   const app = express();
-  app.use('/api', petStoreExpress(store));
+  app.use('/api', petStoreExpress(createPetStore({ db: await sharedPGlite(), keys: [KEY] }))); // basePath /v1
   const server = await listen(app);
+  const logged = console.error;
+  const lines: string[] = [];
+  console.error = (line: string) => void lines.push(line);
   try {
-    const res = await get(`${server.origin}/api/v1/pets`, { headers: auth });
-    assert.is(res.status, 200);
-    assert.equal(await res.json(), []);
-    const outside = await get(`${server.origin}/v1/pets`, { headers: auth });
-    assert.is(outside.status, 404);
-    assert.not.match(outside.headers.get('content-type') ?? '', /json/, 'Express answered, not the store');
+    assert.is((await get(`${server.origin}/api/v1/pets`, { headers: auth })).status, 404);
+    assert.is((await get(`${server.origin}/api/v1/pets`, { headers: auth })).status, 404);
   } finally {
+    console.error = logged;
     await server.close();
   }
+  assert.is(lines.length, 1, 'once');
+  assert.match(lines[0]!, /mounted at "\/api", outside the store's basePath "\/v1".*basePath: "\/api\/v1"/);
 });
 
 test('outside the base path, next() lets the host app answer', async () => {
@@ -62,7 +91,7 @@ test('outside the base path, next() lets the host app answer', async () => {
   try {
     assert.equal(await (await get(`${server.origin}/api/health`)).json(), { ok: true });
     assert.is(await (await get(`${server.origin}/about`)).text(), 'host');
-    // `/api/v1x` is not under the base path `/v1` either.
+    // `/api/v1x` is not under the base path `/api/v1` either.
     assert.is((await get(`${server.origin}/api/v1x`)).status, 404);
   } finally {
     await server.close();
@@ -89,32 +118,39 @@ for (const [label, parser] of [
   ['express.text({ type: "*/*" })', express.text({ type: '*/*' })],
   ['express.raw({ type: "*/*" })', express.raw({ type: '*/*' })],
 ] as const) {
-  test(`${label} mounted before it: no hang, the create works`, async () => {
+  test(`${label} mounted before it: no hang, a 500 body_already_parsed that says why, logged once`, async () => {
     const app = express();
     app.use(parser);
-    app.use('/api', petStoreExpress(store));
+    app.use(petStoreExpress(store));
     const server = await listen(app);
+    const logged = console.error;
+    const lines: string[] = [];
+    console.error = (line: string) => void lines.push(line);
     try {
-      const res = await get(`${server.origin}/api/v1/pets`, {
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'Rex', categoryId: 7 }),
-      });
-      assert.is(res.status, 201);
-      const pet = await res.json();
-      assert.is(pet.name, 'Rex');
-      assert.is(pet.categoryId, 7);
-      assert.is(res.headers.get('location'), `${server.origin}/api/v1/pets/${pet.id}`, 'Location carries the mount path');
-      // A parser's malformed-JSON error stays the host's business; a non-object is still ours.
-      const bad = await get(`${server.origin}/api/v1/pets`, {
-        method: 'POST',
-        headers: { ...auth, 'content-type': 'application/json' },
-        body: '[1]',
-      });
-      assert.is(bad.status, 400);
+      for (let i = 0; i < 2; i++) {
+        const res = await get(`${server.origin}/api/v1/pets`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json', 'x-request-id': `req-${i}` },
+          body: JSON.stringify({ name: 'Rex', categoryId: 7 }),
+        });
+        assert.is(res.status, 500);
+        assert.is(res.headers.get('x-request-id'), `req-${i}`);
+        const body = await res.json();
+        assert.is(body.code, 'body_already_parsed');
+        assert.is(body.status, 500);
+        assert.match(
+          body.message,
+          /already read by a body parser mounted before petStoreExpress \(express\.json\(\).*mount petStoreExpress\(store\) before body parsers/,
+        );
+      }
+      // A request without a body is not affected by the parser.
+      assert.is((await get(`${server.origin}/api/v1/pets`, { headers: auth })).status, 200);
     } finally {
+      console.error = logged;
       await server.close();
     }
+    assert.is(lines.length, 1, 'logged once');
+    assert.match(lines[0]!, /^petstore-router: the request body was already read/);
   });
 }
 
@@ -135,7 +171,7 @@ test('without a body parser the bytes stream through exactly (int64 beyond 2^53)
   }
 });
 
-test('pagination Link keeps the mount path; HEAD has headers and no body', async () => {
+test('pagination Link keeps the prefix; HEAD has headers and no body', async () => {
   const app = express();
   app.use('/api', petStoreExpress(store));
   const server = await listen(app);
@@ -172,7 +208,7 @@ test('several Authorization headers all reach the store (401)', async () => {
     const status = await new Promise<string>((resolve, reject) => {
       const socket = connect(Number(port), '127.0.0.1', () => {
         socket.end(
-          `GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`,
+          `GET /api/v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`,
         );
       });
       let text = '';

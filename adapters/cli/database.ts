@@ -7,7 +7,7 @@ import { CliError, describe } from './errors.js';
  * PGlite in `dataDir`. Drivers are imported only when needed. Failures become one clear line.
  */
 export async function openDatabase(
-  target: { database?: string; dataDir: string; preparedStatements?: false },
+  target: { database?: string; dataDir: string; preparedStatements?: false; operating?: { dbMaxWaitMs?: number } },
   migrate = true,
 ): Promise<Kysely<Database>> {
   try {
@@ -16,6 +16,7 @@ export async function openDatabase(
       return await createPostgresDatabase(target.database, {
         migrate,
         ...(target.preparedStatements === false ? { preparedStatements: false } : {}),
+        ...(target.operating?.dbMaxWaitMs !== undefined ? { maxWaitMs: target.operating.dbMaxWaitMs } : {}),
       });
     }
     const { createPGliteDatabase } = await import('petstore-router/pglite');
@@ -37,4 +38,25 @@ export function redact(url: string): string {
   } catch {
     return 'the given URL';
   }
+}
+
+/**
+ * The health probe's own way to PostgreSQL: a pool of one connection, with the same bounds, so a
+ * probe never waits behind API requests for a connection of theirs. PGlite has one connection for
+ * everything: undefined (health uses the store's database).
+ */
+export async function openHealthDatabase(target: {
+  database?: string;
+  operating?: { dbMaxWaitMs?: number };
+}): Promise<Kysely<Database> | undefined> {
+  if (target.database === undefined) return undefined;
+  const { createPostgresDatabase } = await import('petstore-router/pg');
+  return createPostgresDatabase(
+    { connectionString: target.database, max: 1 },
+    {
+      migrate: false,
+      preparedStatements: false,
+      ...(target.operating?.dbMaxWaitMs !== undefined ? { maxWaitMs: target.operating.dbMaxWaitMs } : {}),
+    },
+  );
 }

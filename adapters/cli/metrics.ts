@@ -29,6 +29,11 @@ export function createMetrics(inCluster: boolean) {
     labelNames: ['operation', 'key_id'],
     registers: [registry],
   });
+  const shed = new Counter({
+    name: 'petstore_shed_requests_total',
+    help: 'Requests answered 503 overloaded at once because the bound of requests in flight was reached (--max-in-flight).',
+    registers: [registry],
+  });
   const deprecatedOperations = deprecatedOperationIds();
   if (inCluster) {
     AggregatorRegistry.setRegistries([registry]);
@@ -36,6 +41,7 @@ export function createMetrics(inCluster: boolean) {
   }
   return {
     registry,
+    onShed: () => shed.inc(),
     onResponse: (event: ResponseEvent): void => {
       const method = KNOWN_METHODS.has(event.request.method) ? event.request.method : '_OTHER';
       duration.observe(

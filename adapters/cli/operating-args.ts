@@ -8,6 +8,14 @@ export interface OperatingFlags {
   metrics?: { port: number; host: string };
   /** `--cors-origin` (repeatable): the allowed origins, or `'*'`. */
   corsOrigins?: string[] | '*';
+  /** `--max-in-flight N`: the load-shedding bound; 0 turns shedding off; absent: the default (shed.ts). */
+  maxInFlight?: number;
+  /** `--db-max-wait-ms MS`: the partition bound of the PostgreSQL pools; absent: the driver's 5 s. */
+  dbMaxWaitMs?: number;
+  /** `--server-timing`: `Server-Timing: db;dur=…, total;dur=…` on every answer. */
+  serverTiming: boolean;
+  /** `--otel`: OpenTelemetry traces and metrics, exported by OTLP/HTTP as the OTEL_* variables say. */
+  otel: boolean;
 }
 
 /** Their parseArgs declarations, merged into serve's. */
@@ -16,6 +24,10 @@ export const OPERATING_OPTIONS = {
   'metrics-port': { type: 'string' },
   'metrics-host': { type: 'string' },
   'cors-origin': { type: 'string', multiple: true },
+  'max-in-flight': { type: 'string' },
+  'db-max-wait-ms': { type: 'string' },
+  'server-timing': { type: 'boolean' },
+  otel: { type: 'boolean' },
 } as const;
 
 interface OperatingValues {
@@ -23,11 +35,21 @@ interface OperatingValues {
   'metrics-port'?: string;
   'metrics-host'?: string;
   'cors-origin'?: string[];
+  'max-in-flight'?: string;
+  'db-max-wait-ms'?: string;
+  'server-timing'?: boolean;
+  otel?: boolean;
 }
 
 /** Checks the operating flags (usage errors exit 2). `port` is serve's own port. */
 export function operatingFlags(values: OperatingValues, port: number): OperatingFlags {
-  const flags: OperatingFlags = { accessLog: values['access-log'] === true };
+  const flags: OperatingFlags = {
+    accessLog: values['access-log'] === true,
+    serverTiming: values['server-timing'] === true,
+    otel: values.otel === true,
+  };
+  if (values['max-in-flight'] !== undefined) flags.maxInFlight = integer('--max-in-flight', values['max-in-flight'], 0, 100_000);
+  if (values['db-max-wait-ms'] !== undefined) flags.dbMaxWaitMs = integer('--db-max-wait-ms', values['db-max-wait-ms'], 1, 600_000);
   if (values['metrics-port'] !== undefined) {
     const metricsPort = integer('--metrics-port', values['metrics-port'], 0, 65_535);
     if (metricsPort !== 0 && metricsPort === port)

@@ -5,6 +5,7 @@ import { type FetchHandler, type Served, nodeResponse, serve } from 'petstore-ro
 import type { ServeCommand } from './args.js';
 import { openDatabase } from './database.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, describe } from './errors.js';
+import { withIndex } from './index-page.js';
 import { generatedKeyMessage, loadKeys } from './keys.js';
 import { lockDataDir } from './lock.js';
 import { type Operating, startOperating, startPrimaryMetrics } from './operating.js';
@@ -154,7 +155,7 @@ function docsMessage(url: string): string {
 
 async function listen(store: FetchHandler, command: ServeCommand): Promise<Served> {
   try {
-    return await serve(store, { port: command.port, host: command.host, shutdownTimeout: SHUTDOWN_MS });
+    return await serve(withIndex(store, BASE_PATH, command.docs), { port: command.port, host: command.host, shutdownTimeout: SHUTDOWN_MS });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code === 'EADDRINUSE' ? 'the address is already in use' : describe(error);

@@ -3,6 +3,7 @@ export const USAGE = `Usage:
                         [--keys-file FILE] [--workers N] [--rate-limit LIMIT/SECONDS] [--no-docs]
                         [--no-prepared-statements] [--access-log]
                         [--metrics-port P [--metrics-host H]] [--cors-origin ORIGIN ...]
+                        [--max-in-flight N] [--db-max-wait-ms MS] [--server-timing] [--otel]
   petstore-router migrate --database URL
   petstore-router openapi > openapi.json
   petstore-router --help | --version
@@ -31,6 +32,15 @@ Options:
   --metrics-port P  Prometheus metrics at http://H:P/metrics, on a listener of its own (no key)
   --metrics-host H  address of the metrics listener (default 127.0.0.1)
   --cors-origin O   let browser pages on origin O call the API (repeatable; '*' for any origin)
+  --max-in-flight N at most N requests served at once per process; more get 503 overloaded with
+                    Retry-After at once (/v1/health never). Default 4 per pool connection, at
+                    least 32 (PostgreSQL: 40, PGlite: 32); 0 turns load shedding off
+  --db-max-wait-ms MS
+                    the longest a request waits on PostgreSQL for a connection or a statement
+                    before 503 (default 5000); a stuck connection is dropped
+  --server-timing   Server-Timing: db;dur=..., total;dur=... on every answer
+  --otel            OpenTelemetry traces and metrics over OTLP/HTTP, set by the OTEL_* variables
+                    (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_PROTOCOL=http/json, ...)
 
 API keys come from --keys-file or PETSTORE_API_KEYS (comma-separated), never from the command
 line. With neither, serve generates a key for this run and prints it once on stderr.

@@ -1,29 +1,28 @@
 import * as v from 'valibot';
 import { ApiError, ErrorCode } from '../errors.js';
-import { jsonResponse, plainResponse } from '../http/answer.js';
-import { type OpenApiOptions, openApiDocument } from '../openapi/document.js';
+import { plainResponse } from '../http/answer.js';
+import { DOCUMENT_PATH } from '../openapi/document.js';
 import { type RouteDefinition, defineRoute } from '../routes/define.js';
 import { textParam } from '../schemas/param.js';
+import { pageUrls, trailingSlashRedirect } from './relative-urls.js';
 import type { ApiReference } from './types.js';
 
 /** Where the page is served, relative to the base path. */
 export const DOCS_PATH = '/docs';
 
-/** Shared by the page's three routes: public, served by GET, not part of the API's document. */
+/** Shared by the page's two routes: public, served by GET, not part of the API's document. */
 const PAGE = { method: 'GET', summary: 'API reference page', tags: ['meta'], public: true } as const;
 
 /** An asset's file name as the renderer names it; anything else is an ordinary 404. */
 const assetName = textParam({ schema: v.string(), description: 'A file of the renderer.' });
 
 /**
- * The public routes of the API reference page: the page, the OpenAPI document it renders (its
- * only server is the base path on the page's own origin, so "try it" calls this store and nothing
- * else, whatever the `openapi` option), and the renderer's files. No key, like the document.
+ * The public routes of the API reference page: the page and the renderer's files, without a key.
+ * The page renders the store's one document (`{basePath}/openapi.json`) and names it and its
+ * files by URLs relative to itself, so it works under any prefix a host mounts the store at.
  */
-export function docsRoutes(reference: ApiReference, options: OpenApiOptions & { basePath: string }): RouteDefinition[] {
-  const base = `${options.basePath}${DOCS_PATH}`;
+export function docsRoutes(reference: ApiReference): RouteDefinition[] {
   let page: string | undefined;
-  let document: string | undefined;
   return [
     defineRoute({
       ...PAGE,
@@ -31,20 +30,13 @@ export function docsRoutes(reference: ApiReference, options: OpenApiOptions & { 
       operationId: 'getApiReference',
       description: 'The API reference page (HTML).',
       responses: { '200': { description: 'The page.', body: { type: 'string' }, mediaType: 'text/html' } },
-      handler: () => {
-        page ??= reference.page({ document: `${base}/openapi.json`, assets: base });
-        return Promise.resolve(plainResponse(200, page, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' }));
-      },
-    }),
-    defineRoute({
-      ...PAGE,
-      path: `${DOCS_PATH}/openapi.json`,
-      operationId: 'getApiReferenceDocument',
-      description: 'The OpenAPI document the page renders, with the page origin as its server.',
-      responses: { '200': { description: 'The OpenAPI 3.1 document.', body: { type: 'object' } } },
-      handler: () => {
-        document ??= JSON.stringify(openApiDocument({ ...options, servers: [{ url: options.basePath || '/' }], describeSelf: false }));
-        return Promise.resolve(jsonResponse(200, document));
+      handler: ({ url }) => {
+        page ??= reference.page(pageUrls(DOCS_PATH, DOCUMENT_PATH));
+        // The router also matches `/docs/`, where the page's relative URLs would miss.
+        const answer =
+          trailingSlashRedirect(url.pathname, DOCS_PATH) ??
+          plainResponse(200, page, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
+        return Promise.resolve(answer);
       },
     }),
     defineRoute({

@@ -31,8 +31,9 @@ export interface OpenApiOptions {
    */
   basePath?: string;
   /**
-   * The `servers` of the document; each URL should end in the base path.
-   * @default production `https://petstore.example.com/v1` and staging `https://staging.petstore.example.com/v1`
+   * The `servers` of the document; each URL should end in the base path (or be relative to the
+   * document, which is served in the base path).
+   * @default [{ url: '.' }]: the folder the document is served from, `{prefix}{basePath}/`
    */
   servers?: OpenApiServer[];
   /** Shown as the `Deprecation` example of `getPet`. @default new Date('2026-11-21T00:00:00Z') */
@@ -47,12 +48,14 @@ export interface OpenApiOptions {
   describeSelf?: boolean;
 }
 
-/** The default servers for a base path: the spec's production and staging addresses. */
-export function defaultServers(basePath: string): OpenApiServer[] {
-  return [
-    { url: `https://petstore.example.com${basePath}`, description: 'Production' },
-    { url: `https://staging.petstore.example.com${basePath}`, description: 'Staging' },
-  ];
+/**
+ * The default servers: one URL relative to the document, which OpenAPI resolves against the URL the
+ * document was fetched from. The store serves it at `{prefix}{basePath}/openapi.json`, so `.` is
+ * the API's base wherever a host mounts the store, and "try it" or a generated client calls the
+ * server that served the document, not a placeholder host.
+ */
+export function defaultServers(): OpenApiServer[] {
+  return [{ url: '.', description: 'The API, at the address this document was served from' }];
 }
 
 /**
@@ -67,7 +70,6 @@ export function defaultServers(basePath: string): OpenApiServer[] {
  * ```
  */
 export function openApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
-  const basePath = (options.basePath ?? '/v1').replace(/\/+$/, '');
   const deprecatedAt = options.deprecatedAt ?? DEFAULT_DEPRECATED_AT;
   const sunsetAt = options.sunsetAt ?? DEFAULT_SUNSET_AT;
   const routeHeaders = (successorPath: string, successor: string) => deprecationHeaders(deprecatedAt, sunsetAt, successorPath, successor);
@@ -93,7 +95,7 @@ export function openApiDocument(options: OpenApiOptions = {}): OpenApiDocument {
         'int64 values use the whole signed 64-bit range: parse them with a JSON parser that keeps big integers exact.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
-    servers: options.servers ?? defaultServers(basePath),
+    servers: options.servers ?? defaultServers(),
     security: [{ bearerAuth: [] }],
     tags: [
       { name: 'pets', description: 'The animals of the store.' },

@@ -53,7 +53,9 @@ export function createPipeline({
   // Every answer carries its X-Request-Id; CORS headers and the onResponse event only when asked
   // for (a branch each otherwise). One async function per request: a second awaited layer cost
   // more than the id itself (history: git log of docs/performance.md).
-  return async function handle(request: Request): Promise<Response> {
+  return Object.assign(handle, { refuse });
+
+  async function handle(request: Request): Promise<Response> {
     const requestId = requestIdOf(request);
     const seen: Seen | undefined = report
       ? { startedAt: performance.now(), route: undefined, principal: undefined, error: undefined }
@@ -102,7 +104,12 @@ export function createPipeline({
       const answer = errorResponse(error, limitHeaders ? { ...routeHeaders, ...limitHeaders } : routeHeaders);
       return finish(request, answer, requestId, allowOrigin, seen);
     }
-  };
+  }
+
+  /** An error answered before the pipeline runs (load shedding): request id and CORS, no onResponse nor onError. */
+  function refuse(request: Request, error: ApiError): Response {
+    return finish(request, errorResponse(error), requestIdOf(request), cors?.allowOrigin(request), undefined);
+  }
 
   /** A preflight to a path under the base path (204 with that path's methods), else undefined. */
   function preflight(request: Request, allowOrigin: string): Response | undefined {

@@ -1,3 +1,4 @@
+import type { Kysely } from 'kysely';
 import type { StoreContext } from './context.js';
 import { RETRY_AFTER_SECONDS } from '../errors.js';
 import { type JsonAnswer, jsonResponse } from '../http/answer.js';
@@ -11,6 +12,14 @@ export interface HealthOptions {
    * answers 503 `fail`, so a load balancer stops sending new requests while in-flight ones finish.
    */
   draining?: () => boolean;
+  /**
+   * A database of its own for the health query, such as a one-connection pool on the same
+   * PostgreSQL (`createPostgresDatabase({ connectionString, max: 1 }, { migrate: false })`), so a
+   * probe never waits behind API requests for a connection of the store's pool. Its owner closes it.
+   * @default the store's `db`
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any schema: only `select 1` runs on it
+  db?: Kysely<any>;
 }
 
 export const HEALTH_PATH = '/health';
@@ -32,7 +41,7 @@ export function healthRoute(store: StoreContext, options: HealthOptions = {}): R
   // 1 s leaves the query to the next probes instead of starting another one beside it.
   let inFlight: Promise<DatabaseCheck> | undefined;
   const checkDatabase = () => {
-    inFlight ??= query(store).finally(() => (inFlight = undefined));
+    inFlight ??= query(options.db ?? store.db).finally(() => (inFlight = undefined));
     return bounded(inFlight);
   };
   return defineRoute({
@@ -66,9 +75,10 @@ export function healthRoute(store: StoreContext, options: HealthOptions = {}): R
 type DatabaseCheck = { status: 'pass'; ms: number } | { status: 'fail'; output: string };
 
 /** The trivial query, timed; never rejects. */
-function query(store: StoreContext): Promise<DatabaseCheck> {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any schema: only `select 1` runs on it
+function query(db: Kysely<any>): Promise<DatabaseCheck> {
   const started = performance.now();
-  return pingDatabase(store.db).then(
+  return pingDatabase(db).then(
     (): DatabaseCheck => ({ status: 'pass', ms: Math.round((performance.now() - started) * 10) / 10 }),
     (): DatabaseCheck => ({ status: 'fail', output: 'the database is unavailable' }),
   );

@@ -2,6 +2,7 @@ import { type Compilable, type CompiledQuery, Kysely, type QueryResult } from 'k
 import type { PreparedStatement, StatementRunner } from '../drivers/statements.js';
 import { sha256Hex } from '../http/sha256.js';
 import type { Database } from './database.js';
+import { currentObserver } from './statement-observer.js';
 
 /**
  * Where a statement runs: a Kysely (or a Transaction), run through Kysely's public
@@ -58,8 +59,12 @@ export class Statement<A extends readonly unknown[], R> {
     }
     const { query, prepared, sources, raw } = compiled;
     const parameters = sources.map((source, i) => (source === -1 ? query.parameters[i] : args[source]));
-    if (runner !== undefined) return runner.run(prepared, parameters, this.#records);
-    return raw.executeQuery<unknown>({ ...query, parameters }).then(this.#recordsOf);
+    const done = currentObserver()?.statement(query.sql);
+    const ran =
+      runner !== undefined
+        ? runner.run(prepared, parameters, this.#records)
+        : raw.executeQuery<unknown>({ ...query, parameters }).then(this.#recordsOf);
+    return done === undefined ? ran : observed(ran, done);
   }
 
   readonly #recordsOf = ({ rows }: QueryResult<unknown>): R[] => this.#records(rows);
@@ -86,6 +91,17 @@ export class Statement<A extends readonly unknown[], R> {
     }
     return compiled;
   }
+}
+
+/** `ran`, with `done` told when it settles (statement-observer.ts). */
+function observed<R>(ran: Promise<R>, done: (error?: unknown) => void): Promise<R> {
+  return ran.then(
+    (result) => (done(), result),
+    (error: unknown) => {
+      done(error);
+      throw error;
+    },
+  );
 }
 
 /**

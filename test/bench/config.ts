@@ -4,12 +4,12 @@
  * | variable              | default                                                  |
  * |-----------------------|----------------------------------------------------------|
  * | BENCH_QUICK=1         | short rounds and fewer iterations (a smoke run, ~3 min)  |
- * | BENCH_ONLY            | comma list of suites: http,inprocess,ergonomics,test-stores,scale |
+ * | BENCH_ONLY            | comma list of suites: http,inprocess,ergonomics,test-stores,scale,overload |
  * | BENCH_DATABASE_URL    | postgres://postgres:postgres@127.0.0.1:5432/petstore_bench |
  * | BENCH_ROUNDS          | alternating rounds per scenario (10; quick 2)            |
  * | BENCH_SECONDS         | seconds per measured round (3; quick 2)                  |
  * | BENCH_CONNECTIONS     | wrk connections (32)                                     |
- * | BENCH_SERVERS         | comma list: petstore,node-pg,fastify-pg (and petstore-ref) |
+ * | BENCH_SERVERS         | comma list: petstore,petstore-unshed,node-pg,fastify-pg (and petstore-ref) |
  * | BENCH_REF             | git ref of the petstore-ref server, for A/B runs (HEAD)  |
  * | BENCH_FAST_PATHS_OFF  | comma list (node-response,lazy-request,prepared): one more server per name, ours with that fast path off |
  * | BENCH_SCENARIOS       | comma list: list,filter,get,create                       |
@@ -34,14 +34,14 @@ const list = (name: string, fallback: string[]) =>
 
 export const config = {
   quick,
-  suites: list('BENCH_ONLY', ['http', 'inprocess', 'ergonomics', 'test-stores', 'scale']),
+  suites: list('BENCH_ONLY', ['http', 'inprocess', 'ergonomics', 'test-stores', 'scale', 'overload']),
   databaseUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/petstore_bench',
   rounds: int('BENCH_ROUNDS', quick ? 2 : 10),
   seconds: int('BENCH_SECONDS', quick ? 2 : 3),
   warmupSeconds: quick ? 1 : 3,
   connections: int('BENCH_CONNECTIONS', 32),
   port: int('BENCH_PORT', 18_080),
-  servers: list('BENCH_SERVERS', ['petstore', 'node-pg', 'fastify-pg']),
+  servers: list('BENCH_SERVERS', ['petstore', 'petstore-unshed', 'node-pg', 'fastify-pg']),
   ref: process.env.BENCH_REF ?? 'HEAD',
   fastPathsOff: list('BENCH_FAST_PATHS_OFF', []),
   scenarios: list('BENCH_SCENARIOS', ['list', 'filter', 'get', 'create']),

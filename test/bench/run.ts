@@ -59,4 +59,10 @@ if (config.suites.includes('scale')) {
   sections.push('## Scale', await runScale(log));
   flush();
 }
+if (config.suites.includes('overload')) {
+  log('== overload (load shedding)');
+  const { runOverload } = await import('./overload.js');
+  sections.push('## Overload: 32 and 2,000 connections, clients honouring Retry-After', await runOverload(log));
+  flush();
+}
 if (printed < sections.length) flush();

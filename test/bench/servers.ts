@@ -47,6 +47,8 @@ export function serverDefs(): ServerDef[] {
   const ours = petstoreEntry();
   const all: ServerDef[] = [
     { name: 'petstore', label: ours.label, entry: ours.entry, args: ours.args },
+    // The same server with load shedding off: the cost of its accounting, beside the default.
+    { name: 'petstore-unshed', label: `${ours.label}, --max-in-flight 0`, entry: ours.entry, args: [...ours.args, '--max-in-flight', '0'] },
     { name: 'node-pg', label: 'node:http + pg', entry: 'test/bench/baselines/node-pg.ts', args: [] },
     { name: 'fastify-pg', label: 'Fastify 5 + pg', entry: 'test/bench/baselines/fastify-pg.ts', args: [] },
   ];

@@ -46,7 +46,8 @@ export function createContractChecker(doc: OpenApiDocument, options: { basePath?
     validators.set(pointer, compiled);
     return compiled;
   };
-  const basePath = (options.basePath ?? new URL(doc.servers[0]?.url ?? '/', 'http://base').pathname).replace(/\/+$/, '');
+  // A relative server (the default, `.`) resolves against the document's URL, `/v1/openapi.json` by default.
+  const basePath = (options.basePath ?? new URL(doc.servers[0]?.url ?? '.', 'http://base/v1/openapi.json').pathname).replace(/\/+$/, '');
   const templates = Object.keys(doc.paths).map((template) => ({
     template,
     regex: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),

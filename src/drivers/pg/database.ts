@@ -4,7 +4,8 @@ import pg from 'pg';
 import type { DatabaseWithStatements, StatementRunner } from '../statements.js';
 import { borrowedPool, lender, ownPool, statementPool } from './pool.js';
 import { poolStatementRunner } from './pool-runner.js';
-import { DEFAULT_STATEMENT_TIMEOUT_MS, timeoutConfig } from './timeout.js';
+import { boundConfig, checkMaxWait } from './partition.js';
+import { timeoutConfig } from './timeout.js';
 
 /** What `createPostgresDatabase` connects to: a URL, a pool config, or a `pg.Pool` you own. */
 export type PostgresSource = string | pg.PoolConfig | pg.Pool;
@@ -37,13 +38,15 @@ export class PostgresDatabase<DB> extends Kysely<DB> implements DatabaseWithStat
  * Kysely on `source`, unmigrated: a pool of ours (safe defaults, the statement timeout, a
  * statement runner) for a URL or config, a borrowed view for a caller's `pg.Pool`.
  */
-export function openPostgres<DB>(source: PostgresSource, options: { preparedStatements?: boolean }): Kysely<DB> {
+export function openPostgres<DB>(source: PostgresSource, options: { preparedStatements?: boolean; maxWaitMs?: number }): Kysely<DB> {
+  const maxWaitMs = checkMaxWait(options.maxWaitMs);
   if (source instanceof pg.Pool) {
     return new Kysely<DB>({ dialect: new PostgresDialect({ pool: borrowedPool(source) }) });
   }
   const { statement_timeout: timeout, ...config } = typeof source === 'string' ? { connectionString: source } : source;
-  const timeoutMs = timeout === false ? 0 : (timeout ?? DEFAULT_STATEMENT_TIMEOUT_MS);
-  const pool = ownPool({ ...timeoutConfig(timeoutMs), ...config });
+  // The statement timeout is the statement part of the partition bound unless the config sets one.
+  const timeoutMs = timeout === false ? 0 : (timeout ?? maxWaitMs);
+  const pool = ownPool({ ...boundConfig(maxWaitMs), ...timeoutConfig(timeoutMs), ...config });
   const lend = lender(pool, { naming: options.preparedStatements !== false });
   const kyselyPool = statementPool(pool, lend);
   return new PostgresDatabase<DB>(new PostgresDialect({ pool: kyselyPool }), poolStatementRunner(lend), () => kyselyPool.end());

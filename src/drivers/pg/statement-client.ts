@@ -33,7 +33,8 @@ type Query = (config: string | pg.QueryConfig | pg.QueryArrayConfig, values: unk
  */
 export class StatementClient {
   #released = false;
-  #broken = false;
+  /** The timeout's error once a statement on this connection timed out: the connection may be stuck. */
+  #broken: Error | undefined;
 
   constructor(
     private readonly client: pg.PoolClient,
@@ -67,15 +68,18 @@ export class StatementClient {
   release(destroy?: boolean): void {
     if (this.#released) return;
     this.#released = true;
-    this.client.release(destroy === true || this.#broken);
+    this.client.release(destroy === true || this.#broken !== undefined);
   }
 
   #send(config: string | pg.QueryConfig | pg.QueryArrayConfig, values: unknown[], callback: Callback<unknown[]>): void {
     // pg's documented callback form: its promise form wraps every query in two more promises.
+    // A connection whose statement timed out answers nothing more in time (pg would queue behind
+    // the stuck statement): fail at once, so a transaction's ROLLBACK does not wait a second bound.
+    if (this.#broken !== undefined) return callback(this.#broken, undefined);
     // eslint-disable-next-line @typescript-eslint/unbound-method -- called with the client as `this` below
     const query = this.client.query as unknown as Query;
     const done: Callback<unknown> = (error, result) => {
-      if (error && mustDestroy(error)) this.#broken = true;
+      if (error && mustDestroy(error)) this.#broken = error;
       callback(error, result as PostgresQueryResult<unknown[]> | undefined);
     };
     try {

@@ -1,8 +1,5 @@
 import type pg from 'pg';
 
-/** The statement timeout of pools created here unless the config's `statement_timeout` says otherwise. */
-export const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;
-
 /**
  * The statement timeout of a pool of ours, through pg's documented client config `query_timeout`:
  * pg fails the query when no answer came in time. Nothing is sent to the server, so it holds

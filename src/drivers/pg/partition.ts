@@ -1,0 +1,27 @@
+import type pg from 'pg';
+
+/**
+ * The partition bound of pools created here: the longest a request waits on PostgreSQL in any one
+ * phase (opening a connection, waiting for a pooled one, one statement), so a database that stops
+ * answering without closing its connections (a network partition) costs a bounded wait and a 503,
+ * never a request that hangs until TCP gives up. Statements are bounded by the statement timeout
+ * (timeout.ts), which defaults to this bound.
+ */
+export const DEFAULT_MAX_WAIT_MS = 5_000;
+
+/**
+ * The connect and acquire part of the bound: pg-pool's documented `connectionTimeoutMillis`, which
+ * it applies to opening a connection and to waiting in its queue for one.
+ */
+export function boundConfig(maxWaitMs: number): Pick<pg.PoolConfig, 'connectionTimeoutMillis'> {
+  return { connectionTimeoutMillis: maxWaitMs };
+}
+
+/** Checks `maxWaitMs` at creation: a wrong value names the option and what to pass. */
+export function checkMaxWait(maxWaitMs: unknown): number {
+  if (maxWaitMs === undefined) return DEFAULT_MAX_WAIT_MS;
+  if (typeof maxWaitMs !== 'number' || !Number.isInteger(maxWaitMs) || maxWaitMs < 1) {
+    throw new TypeError(`petstore-router: maxWaitMs must be a positive whole number of milliseconds, got ${JSON.stringify(maxWaitMs)}`);
+  }
+  return maxWaitMs;
+}
