@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { ApiError, ErrorCode } from './errors.js';
-import type { NewOrder, Order } from './model.js';
+import type { NewStoredOrder, StoredOrder } from './model.js';
 import { validate } from './schemas/issues.js';
 import { NewOrderSchema } from './schemas/order.js';
 import type { Database } from './storage/database.js';
@@ -16,7 +16,7 @@ import { insertOrder } from './storage/orders.js';
  * const order = await addOrder(db, { petId: 1n, quantity: 2, status: 'approved' })
  * ```
  */
-export async function addOrder(db: Kysely<Database>, input: NewOrder): Promise<Order> {
+export async function addOrder(db: Kysely<Database>, input: NewStoredOrder): Promise<StoredOrder> {
   const order = validate(NewOrderSchema, input);
   const added = await insertOrder(db, order);
   if (added === undefined) throw new ApiError(404, ErrorCode.notFound, `pet ${order.petId} does not exist`);

@@ -60,9 +60,9 @@ export const errorKinds = {
   InternalError: { status: 500, codes: [ErrorCode.internalError], description: 'Server failure (the message is masked).' },
   ServiceUnavailable: {
     status: 503,
-    codes: [ErrorCode.serviceUnavailable, ErrorCode.overloaded],
+    codes: [ErrorCode.serviceUnavailable, ErrorCode.overloaded, ErrorCode.databaseNotMigrated, ErrorCode.databaseClosed],
     description:
-      'The database cannot be reached (`service_unavailable`), or the server is at its bound of requests in flight (`overloaded`, only with load shedding on); retry after `Retry-After`.',
+      'The database cannot be reached (`service_unavailable`), or the server is at its bound of requests in flight (`overloaded`, only with load shedding on): retry after `Retry-After`; or the database is not migrated (`database_not_migrated`), or was closed under the store (`database_closed`).',
     headers: { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
   },
 } satisfies Record<string, ErrorKind>;

@@ -20,6 +20,8 @@ export const ErrorCode = {
   headerFieldsTooLarge: 'header_fields_too_large',
   internalError: 'internal_error',
   serviceUnavailable: 'service_unavailable',
+  databaseNotMigrated: 'database_not_migrated',
+  databaseClosed: 'database_closed',
   overloaded: 'overloaded',
   rateLimited: 'rate_limited',
   bodyAlreadyParsed: 'body_already_parsed',

@@ -17,7 +17,10 @@ export type { ErrorBody, ErrorDetail } from './errors.js';
 export { migrate, MIGRATION_TABLE, MIGRATION_LOCK_TABLE, type MigrateOptions } from './storage/migrate.js';
 export { addOrder } from './add-order.js';
 export type { Database, PetTable, OrderTable } from './storage/database.js';
-export type { Pet, NewPet, PetStatus, Order, NewOrder, OrderStatus } from './model.js';
+// Wire types (what `await res.json()` gives: int64 as number) and store-side types (what the
+// library's functions take and return: int64 as bigint). README, "Types", says which is which.
+export type { Pet, NewPet, Order } from './wire.js';
+export type { PetStatus, OrderStatus, StoredPet, StoredOrder, NewStoredOrder } from './model.js';
 export { MAX_BODY_BYTES } from './http/body.js';
 export { JSON_TYPE } from './http/answer.js';
 export { targetUrl } from './http/request-url.js';

@@ -1,6 +1,8 @@
 /**
- * The API's resource types, as users of the library see them. int64 fields are `bigint` so
- * every value of the range is exact.
+ * The store-side types: what the library's own functions take and return (`addOrder`, `seed`),
+ * with int64 fields as `bigint` so every value of the range is exact. Named `Stored*` in the
+ * package. What a client receives over HTTP (`await res.json()`: numbers) are the wire types of
+ * wire.ts (`Pet`, `Order`, `NewPet`); README's "Types" section says which is which.
  */
 
 /** The availability values of a pet (the database's check constraint lists the same, migrations/0001). */
@@ -9,8 +11,8 @@ export type PetStatus = (typeof PET_STATUSES)[number];
 /** The status of a pet added without one. */
 export const DEFAULT_PET_STATUS: PetStatus = 'available';
 
-/** A pet as returned by the API. */
-export interface Pet {
+/** A pet as the library returns it (`seed`): int64 fields exact as `bigint`. Over HTTP: `Pet` (wire.ts). */
+export interface StoredPet {
   id: bigint;
   name: string;
   categoryId: bigint;
@@ -33,8 +35,8 @@ export interface PetRecord {
   status: PetStatus;
 }
 
-/** The body of `POST /pets`, after validation. */
-export interface NewPet {
+/** The body of `POST /pets`, after validation (int64 as `bigint`). */
+export interface NewStoredPet {
   name: string;
   categoryId: bigint;
   status?: PetStatus;
@@ -46,8 +48,8 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 /** The status of an order added without one. */
 export const DEFAULT_ORDER_STATUS: OrderStatus = 'placed';
 
-/** An order of the store area. */
-export interface Order {
+/** An order as the library returns it (`addOrder`, `seed`): int64 exact as `bigint`. Over HTTP: `Order` (wire.ts). */
+export interface StoredOrder {
   id: bigint;
   petId: bigint;
   quantity: number;
@@ -56,8 +58,8 @@ export interface Order {
   complete: boolean;
 }
 
-/** Input of `addOrder`. */
-export interface NewOrder {
+/** Input of `addOrder`: int64 as `bigint`. */
+export interface NewStoredOrder {
   petId: bigint;
   quantity: number;
   shipDate?: Date;

@@ -1,6 +1,7 @@
 // `petstore-router/pg`: PostgreSQL through node-postgres, for production and scale-out (directly
 // or behind a transaction-mode pooler such as PgBouncer).
 import type { Kysely } from 'kysely';
+import { checkPostgresArguments } from './drivers/pg/arguments.js';
 import { type PostgresSource, openPostgres } from './drivers/pg/database.js';
 import type { Database } from './storage/database.js';
 import { migrateOrDestroy } from './storage/migrate.js';
@@ -52,7 +53,12 @@ export interface PostgresDatabaseOptions {
  * const pooled = await createPostgresDatabase(process.env.POOLED_URL!, { preparedStatements: false })
  * ```
  */
-export async function createPostgresDatabase(source: PostgresSource, options: PostgresDatabaseOptions = {}): Promise<Kysely<Database>> {
+export function createPostgresDatabase(source: PostgresSource, options: PostgresDatabaseOptions = {}): Promise<Kysely<Database>> {
+  checkPostgresArguments(source, options); // synchronously: a wrong source throws here, before any connection
+  return openPostgresDatabase(source, options);
+}
+
+async function openPostgresDatabase(source: PostgresSource, options: PostgresDatabaseOptions): Promise<Kysely<Database>> {
   const db = openPostgres<Database>(source, options);
   return options.migrate === false ? db : migrateOrDestroy(db);
 }

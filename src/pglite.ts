@@ -1,8 +1,10 @@
 // `petstore-router/pglite`: embedded PostgreSQL (WASM) for tests, demos and the standalone server.
 import type { Kysely } from 'kysely';
+import { checkPGliteOptions } from './drivers/pglite/arguments.js';
 import { type PGliteInstance, newPGlite, opened, pgliteKysely } from './drivers/pglite/database.js';
 import type { Database } from './storage/database.js';
 import { migrateOrDestroy } from './storage/migrate.js';
+import { migrationsCurrent } from './storage/migrations-current.js';
 
 /** Options of {@link createPGliteDatabase}. */
 export interface PGliteDatabaseOptions {
@@ -18,6 +20,12 @@ export interface PGliteDatabaseOptions {
    * @default true
    */
   migrate?: boolean;
+  /**
+   * @internal Where a new database of ours starts from when migrating: a tarball of
+   * `migratedSnapshot()` (src/snapshot/snapshot.ts), `false` for initdb + migrations, omitted for
+   * the per-machine cache (src/snapshot/cache.ts). Ignored for an existing `dataDir` and with `pglite`.
+   */
+  snapshot?: Blob | false;
 }
 
 /**
@@ -33,12 +41,26 @@ export interface PGliteDatabaseOptions {
  * const disk = await createPGliteDatabase({ dataDir: './data' }) // persistent
  * ```
  */
-export async function createPGliteDatabase(options: PGliteDatabaseOptions = {}): Promise<Kysely<Database>> {
-  if (options.pglite && options.dataDir !== undefined) {
-    throw new TypeError('petstore-router: pass either pglite or dataDir to createPGliteDatabase, not both');
+export function createPGliteDatabase(options: PGliteDatabaseOptions = {}): Promise<Kysely<Database>> {
+  checkPGliteOptions(options); // synchronously: a wrong option throws here, before PGlite starts
+  return openPGliteDatabase(options);
+}
+
+async function openPGliteDatabase(options: PGliteDatabaseOptions): Promise<Kysely<Database>> {
+  if (options.pglite) {
+    const db = pgliteKysely<Database>(options.pglite, false);
+    return options.migrate === false ? opened(db) : migrateOrDestroy(db);
   }
-  const db = options.pglite
-    ? pgliteKysely<Database>(options.pglite, false)
-    : pgliteKysely<Database>(newPGlite({ dataDir: options.dataDir }), true);
-  return options.migrate === false ? opened(db) : migrateOrDestroy(db);
+  const snapshot = options.migrate === false ? undefined : await snapshotFor(options);
+  const db = pgliteKysely<Database>(newPGlite({ dataDir: options.dataDir, loadDataDir: snapshot }), true);
+  // A snapshot, or a data directory opened again, is normally migrated already: one select says so.
+  return options.migrate === false ? opened(db) : (await migrationsCurrent(db)) ? opened(db) : migrateOrDestroy(db);
+}
+
+/** The snapshot a new database starts from (src/snapshot/), the file cache loaded only when needed. */
+async function snapshotFor(options: PGliteDatabaseOptions): Promise<Blob | undefined> {
+  if (options.snapshot === false) return undefined;
+  if (options.dataDir === undefined && options.snapshot !== undefined) return options.snapshot;
+  const { startingSnapshot } = await import('./snapshot/cache.js');
+  return startingSnapshot(options.dataDir, options.snapshot);
 }

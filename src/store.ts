@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { StoreContext } from './routes/context.js';
 import { statementsOf } from './drivers/statements.js';
 import { DEFAULT_DEPRECATED_AT, DEFAULT_SUNSET_AT } from './deprecation.js';
-import { type KeysOption, createAuthenticator } from './pipeline/auth.js';
+import { createAuthenticator } from './pipeline/auth.js';
 import { type CorsOptions, createCors } from './pipeline/cors.js';
 import type { ErrorContext, OnResponse, ResponseEvent } from './pipeline/on-response.js';
 import { createPipeline } from './pipeline/pipeline.js';
@@ -21,6 +21,8 @@ import { routes } from './routes/table.js';
 import type { AnyKysely, Database } from './storage/database.js';
 import { DEFAULT_IDEMPOTENCY_TTL_MS } from './storage/idempotency.js';
 import { checkSchemaName } from './storage/schema-name.js';
+import { databaseFailureOf } from './drivers/failure.js';
+import { type KeysInput, checkOptions } from './options.js';
 
 /** Options of {@link createPetStore}. */
 export interface PetStoreOptions {
@@ -44,9 +46,14 @@ export interface PetStoreOptions {
   schema?: string;
   /**
    * Accepted API keys: plain keys or `sha256:<hex>` digests, or an async verifier
-   * `(key, request) => boolean`. Several keys may be valid at once, for rotation.
+   * `(key, request) => boolean`. Several keys may be valid at once, for rotation. One key alone
+   * (a string) is the same as a list of that key.
+   * @example
+   * ```ts
+   * createPetStore({ db, keys: [process.env.API_KEY!, 'sha256:<hex of the previous key>'] })
+   * ```
    */
-  keys: KeysOption;
+  keys: KeysInput;
   /**
    * Path prefix of every operation. `''` serves at the root.
    * @default '/v1'
@@ -118,7 +125,8 @@ export interface PetStoreOptions {
   /**
    * Called with every error answered as 500 or 503 (the client sees a masked message), and with
    * whatever `onResponse` throws; `context.requestId` is the answer's `X-Request-Id`.
-   * @default logs to console.error, with the request id
+   * @default logs to console.error, with the request id; except the 503s of a store whose
+   * database was closed (`database_closed`), which are expected and not logged
    */
   onError?: (error: unknown, request: Request, context: ErrorContext) => void;
   /**
@@ -242,10 +250,8 @@ export interface PetStore {
  * console.log(res.status, await res.json()) // 200 []
  * ```
  */
-export function createPetStore(options: PetStoreOptions): PetStore {
-  if (!options || typeof options !== 'object') throw new TypeError('petstore-router: createPetStore needs an options object');
-  if (!options.db) throw new TypeError('petstore-router: options.db (a Kysely instance) is required');
-  if (options.keys === undefined) throw new TypeError('petstore-router: options.keys is required');
+export function createPetStore(given: PetStoreOptions): PetStore {
+  const options = checkOptions(given);
   const db = options.db as Kysely<Database>;
   const store: StoreContext = {
     // Every statement of the store is built by Kysely's query builder, so WithSchemaPlugin
@@ -318,7 +324,7 @@ function withObservation(note: (event: ResponseEvent) => void, onResponse: OnRes
   };
 }
 
-function openApiServers({ openapi }: PetStoreOptions): OpenApiServer[] | undefined {
+function openApiServers({ openapi }: Pick<PetStoreOptions, 'openapi'>): OpenApiServer[] | undefined {
   return typeof openapi === 'object' && openapi !== null ? openapi.servers : undefined;
 }
 
@@ -331,6 +337,9 @@ function normaliseBasePath(path: string): string {
 }
 
 function defaultOnError(error: unknown, request: Request, context?: ErrorContext): void {
+  // A store whose database was closed (db.destroy(), a test store's close()) is shut down, not
+  // failing: its 503s are expected, so they are not logged.
+  if (databaseFailureOf(error) === 'closed') return;
   const id = context ? ` (request ${context.requestId})` : '';
   console.error(`petstore-router: ${request.method} ${new URL(request.url).pathname} failed${id}:`, error);
 }

@@ -2,16 +2,21 @@
 // (one shared instance per process, one schema per store: testing/schema-pool.ts).
 // Never imported by the core entry, so production code never loads it.
 import type { Kysely } from 'kysely';
-import type { KeysOption } from './pipeline/auth.js';
 import { opened } from './drivers/pglite/database.js';
 import type { AnyKysely, Database } from './storage/database.js';
 import { resetDatabase } from './storage/reset.js';
 import { type PetStore, type PetStoreOptions, createPetStore } from './store.js';
 import { leaseSchema } from './testing/schema-pool.js';
+import { type TestFetch, fetchLike } from './testing/fetch.js';
+import { optionError } from './option-value.js';
+import type { KeysInput } from './options.js';
 import { schemaKysely } from './testing/schema-view.js';
-import { type SeedData, type Seeded, seed } from './storage/seed.js';
+import type { SeedData, Seeded } from './storage/seed.js';
+import { seed } from './testing/seed.js';
 
-export { seed } from './storage/seed.js';
+export { seed } from './testing/seed.js';
+export { TEST_ORIGIN } from './testing/fetch.js';
+export type { TestFetch } from './testing/fetch.js';
 export type { Int64Input, SeedData, SeedOrder, SeedPet, Seeded } from './storage/seed.js';
 
 /** The schema of each database made here, for {@link resetTestDatabase} (raw SQL needs the name). */
@@ -91,7 +96,7 @@ export const TEST_KEY = 'test-key';
 /** Options of {@link createTestStore}: those of `createPetStore` except `db` and `schema`, all optional. */
 export type TestStoreOptions = Partial<Omit<PetStoreOptions, 'db' | 'keys' | 'schema'>> & {
   /** @default [TEST_KEY] */
-  keys?: KeysOption;
+  keys?: KeysInput;
 };
 
 /** What {@link createTestStore} returns. */
@@ -103,8 +108,15 @@ export interface TestStore {
   readonly schema: string;
   /** Inserts pets and orders without HTTP ({@link seed} on this store's database). */
   readonly seed: (data: SeedData) => Promise<Seeded>;
-  /** `store.fetch`, bound. */
-  readonly fetch: (request: Request) => Promise<Response>;
+  /**
+   * The store's `fetch`, called like the global `fetch`: `fetch(request)`, `fetch(url, init)` with
+   * a string or a URL, or a path alone (`fetch('/v1/pets')`), resolved against {@link TEST_ORIGIN}.
+   * @example
+   * ```ts
+   * const res = await fetch('/v1/pets', { headers: { authorization: `Bearer ${key}` } })
+   * ```
+   */
+  readonly fetch: TestFetch;
   /** A key the store accepts: the first of `keys` when you pass a list, else {@link TEST_KEY}. */
   readonly key: string;
   /** Empties the store's schema for reuse; the store and `db` answer nothing afterwards. Idempotent. Bound. */
@@ -126,13 +138,24 @@ export interface TestStore {
  * ```
  */
 export async function createTestStore(options: TestStoreOptions = {}): Promise<TestStore> {
+  for (const name of ['db', 'schema'] as const) {
+    if (options && (options as Record<string, unknown>)[name] !== undefined) {
+      throw optionError(
+        'createTestStore',
+        `options.${name}`,
+        'absent (a test store makes its own database)',
+        (options as Record<string, unknown>)[name],
+        'for a store on your own database, `createPetStore({ db, keys })`; for a fresh test database of your own, `createPetStore({ db: await createTestDatabase(), keys })`',
+      );
+    }
+  }
   const keys = options.keys ?? [TEST_KEY];
   const db = await createTestDatabase();
   try {
     const store = createPetStore({ ...options, db, keys, schema: undefined }); // db is bound to its schema already
-    const key = typeof keys === 'function' ? TEST_KEY : (keys[0] ?? TEST_KEY);
+    const key = typeof keys === 'function' ? TEST_KEY : typeof keys === 'string' ? keys : (keys[0] ?? TEST_KEY);
     const schema = schemas.get(db)!;
-    return { store, db, schema, fetch: store.fetch, key, seed: (data) => seed(db, data), close: () => db.destroy() };
+    return { store, db, schema, fetch: fetchLike(store.fetch), key, seed: (data) => seed(db, data), close: () => db.destroy() };
   } catch (error) {
     await db.destroy(); // e.g. invalid keys: nothing leaks
     throw error;

@@ -31,7 +31,9 @@ test('configured keys are checked at creation, and the message never echoes a ke
       (e: Error) => e instanceof TypeError && message.test(e.message) && !/space|good|abc/.test(e.message),
     );
   }
-  assert.throws(() => createPetStore({ db: {} as never, keys: undefined as never }), /keys is required/);
+  // A Kysely-shaped db, so the keys are what createPetStore names (test/options.test.ts has the rest).
+  const db = { selectFrom() {}, executeQuery() {}, withSchema() {}, transaction() {}, destroy() {} };
+  assert.throws(() => createPetStore({ db: db as never, keys: undefined as never }), /options\.keys must be a key, a list of keys/);
 });
 
 test('missing, malformed and wrong credentials get distinct RFC 6750 challenges', async () => {

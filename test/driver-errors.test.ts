@@ -17,7 +17,6 @@ test('connection failures of pg, PostgreSQL and PGlite mean "unavailable"', () =
     withCode('57014', 'canceling statement due to statement timeout'),
     new Error('Connection terminated unexpectedly'),
     new Error('timeout exceeded when trying to connect'),
-    new Error('PGlite is closed'),
     new AggregateError([withCode('ECONNREFUSED')], ''),
     new Error('wrapped', { cause: withCode('ECONNRESET') }),
   ]) {
@@ -26,6 +25,34 @@ test('connection failures of pg, PostgreSQL and PGlite mean "unavailable"', () =
     assert.is(api.status, 503);
     assert.is(api.headers?.['retry-after'], '5');
   }
+});
+
+test('a database closed under the store (Kysely, PGlite, pg) is a 503 database_closed without Retry-After', () => {
+  for (const e of [
+    new Error('driver has already been destroyed'),
+    new Error('PGlite is closed'),
+    new Error('Cannot use a pool after calling end on the pool'),
+  ]) {
+    const api = toApiError(e);
+    assert.is(api.status, 503);
+    assert.is(api.code, 'database_closed');
+    assert.is(api.headers?.['retry-after'], undefined);
+  }
+});
+
+test('our tables missing (42P01 on petstore_*) or the store schema missing (3F000) is a 503 database_not_migrated', () => {
+  for (const e of [
+    withCode('42P01', 'relation "petstore_pets" does not exist'),
+    withCode('42P01', 'relation "tenant_a.petstore_rate_limits" does not exist'),
+    withCode('3F000', 'schema "tenant_b" does not exist'),
+  ]) {
+    const api = toApiError(e);
+    assert.is(api.status, 503);
+    assert.is(api.code, 'database_not_migrated');
+    assert.is(api.headers?.['retry-after'], '5');
+  }
+  // Another table of the host's database missing is not ours to explain: a masked 500.
+  assert.is(toApiError(withCode('42P01', 'relation "users" does not exist')).status, 500);
 });
 
 test('query errors and bugs are 500s with a masked message', () => {

@@ -7,7 +7,7 @@ import { KEY } from './helpers/harness.js';
 // An onError that throws must not cost the client its answer: the 503 still has the Error body.
 test('an onError that throws: the client still gets the 503 Error body with its request id', async () => {
   const db = await createPGliteDatabase();
-  await db.destroy(); // every query now fails: the database is unavailable, a 503
+  await db.destroy(); // every query now fails: the database is closed, a 503
   const seen: string[] = [];
   const store = createPetStore({
     db,
@@ -19,7 +19,11 @@ test('an onError that throws: the client still gets the 503 Error body with its 
   });
   const res = await store.fetch(new Request('http://x/v1/pets', { headers: { authorization: `Bearer ${KEY}`, 'x-request-id': 'r-1' } }));
   assert.is(res.status, 503);
-  assert.equal(await res.json(), { code: 'service_unavailable', message: 'the database is unavailable, retry later', status: 503 });
+  assert.equal(await res.json(), {
+    code: 'database_closed',
+    message: "this store's database has been closed (db.destroy() or the test store's close()): create a new store",
+    status: 503,
+  });
   assert.is(res.headers.get('x-request-id'), 'r-1');
   assert.equal(seen, ['r-1']);
 });

@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { migrate } from 'petstore-router';
+import { ApiError, migrate } from 'petstore-router';
 import { type TestStore, createTestStore, seed } from 'petstore-router/testing';
 import { CHECKPOINT_EVERY, buildSchema, freeSchemaCount, leaseSchema } from '../src/testing/schema-pool.js';
 
@@ -153,8 +153,11 @@ test('seed refuses what it cannot store exactly, and inserts nothing then', asyn
         });
         assert.unreachable(`accepted ${String(bad)}`);
       } catch (error) {
-        assert.instance(error, TypeError, String(bad));
-        assert.match((error as Error).message, /categoryId/);
+        assert.instance(error, ApiError, String(bad));
+        assert.equal(
+          (error as ApiError).details?.map((d) => d.path),
+          ['pets.1.categoryId'],
+        );
       }
     }
     try {

@@ -1,9 +1,24 @@
 import cluster, { type Worker } from 'node:cluster';
-import { createPetStore } from 'petstore-router';
+import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
+import { type Database, createPetStore } from 'petstore-router';
 import { describe } from './errors.js';
 import { loadKeys } from './keys.js';
 
 const KEYS_MESSAGE = 'petstore-router:keys';
+
+/**
+ * A Kysely that never connects (Kysely's DummyDriver, its documented way to build queries without
+ * a database): createPetStore checks its options, keys included, and reads no database at
+ * creation, so it checks a re-read key set here, also in a cluster primary that holds no database.
+ */
+const CHECK_ONLY_DB = new Kysely<Database>({
+  dialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  },
+});
 const APPLIED_MESSAGE = 'petstore-router:keys-applied';
 
 /**
@@ -14,7 +29,7 @@ const APPLIED_MESSAGE = 'petstore-router:keys-applied';
 export function rereadKeys(keysFile: string): string[] | undefined {
   try {
     const { keys } = loadKeys(keysFile, {});
-    createPetStore({ db: {} as never, keys, health: false, openapi: false });
+    createPetStore({ db: CHECK_ONLY_DB, keys, health: false, openapi: false });
     return keys;
   } catch (error) {
     process.stderr.write(`petstore-router: SIGHUP: ${describe(error).replace(/^petstore-router: /, '')}; the keys in use stay\n`);

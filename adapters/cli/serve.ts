@@ -5,6 +5,7 @@ import { type FetchHandler, type Served, nodeResponse, serve } from 'petstore-ro
 import type { ServeCommand } from './args.js';
 import { openDatabase } from './database.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, describe } from './errors.js';
+import { keyFileWarning } from './kept-key.js';
 import { withIndex } from './index-page.js';
 import { generatedKeyMessage, loadKeys } from './keys.js';
 import { lockDataDir } from './lock.js';
@@ -21,9 +22,10 @@ export async function runServe(command: ServeCommand): Promise<number> {
   if (cluster.isWorker) return runWorker(command);
   if (command.workers > 1) return runPrimary(command);
 
-  const { keys, generated } = loadKeys(command.keysFile, process.env);
   const release = command.database === undefined ? lockDataDir(command.dataDir) : () => {};
   try {
+    // After the lock: the directory exists, and no other server is generating its key.
+    const { keys, generated, kept } = loadKeys(command.keysFile, process.env, command.database === undefined ? command.dataDir : undefined);
     const db = await openDatabase(command);
     try {
       const operating = await startOperating(command, 'single');
@@ -37,7 +39,8 @@ export async function runServe(command: ServeCommand): Promise<number> {
       const url = `${served.url}${BASE_PATH}`;
       process.stdout.write(`listening on ${url}\n`);
       if (command.docs) process.stderr.write(docsMessage(url));
-      if (generated) process.stderr.write(generatedKeyMessage(keys[0]!, url));
+      if (generated) process.stderr.write(generatedKeyMessage(keys[0]!, url, kept));
+      if (kept) process.stderr.write(keyFileWarning(kept.file) ?? '');
       await nextShutdownSignal();
       operating.drain();
       exitAfter(SHUTDOWN_MS + 5_000, EXIT_FAILURE);

@@ -43,7 +43,9 @@ Options:
                     (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_PROTOCOL=http/json, ...)
 
 API keys come from --keys-file or PETSTORE_API_KEYS (comma-separated), never from the command
-line. With neither, serve generates a key for this run and prints it once on stderr.
+line. With neither, serve generates a key, keeps it in the data directory
+(petstore-router.api-key, mode 0600; with --database: for this run only) and prints it on
+stderr at every start.
 Flags win over environment variables.
 
 Exit codes: 0 success, 1 failure (database unreachable, data directory in use, port taken),

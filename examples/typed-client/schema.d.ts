@@ -161,7 +161,7 @@ export interface components {
              * @description Machine-readable error code; the set is stable.
              * @enum {string}
              */
-            code: "invalid_request" | "invalid_json" | "unauthorized" | "not_found" | "method_not_allowed" | "gone" | "conflict" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "unprocessable_content" | "header_fields_too_large" | "internal_error" | "service_unavailable" | "overloaded" | "rate_limited" | "body_already_parsed";
+            code: "invalid_request" | "invalid_json" | "unauthorized" | "not_found" | "method_not_allowed" | "gone" | "conflict" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "unprocessable_content" | "header_fields_too_large" | "internal_error" | "service_unavailable" | "database_not_migrated" | "database_closed" | "overloaded" | "rate_limited" | "body_already_parsed";
             /** @description Human-readable description of the error. Never contains keys, SQL or stacks. */
             message: string;
             /** @description The HTTP status code of the response, repeated. */
@@ -324,7 +324,7 @@ export interface components {
                 };
             };
         };
-        /** @description The database cannot be reached (`service_unavailable`), or the server is at its bound of requests in flight (`overloaded`, only with load shedding on); retry after `Retry-After`. */
+        /** @description The database cannot be reached (`service_unavailable`), or the server is at its bound of requests in flight (`overloaded`, only with load shedding on): retry after `Retry-After`; or the database is not migrated (`database_not_migrated`), or was closed under the store (`database_closed`). */
         ServiceUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["RetryAfter"];
@@ -333,7 +333,7 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["Error"] & {
                     /** @enum {unknown} */
-                    code?: "service_unavailable" | "overloaded";
+                    code?: "service_unavailable" | "overloaded" | "database_not_migrated" | "database_closed";
                     /** @constant */
                     status?: 503;
                 };
@@ -622,7 +622,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The database cannot be reached (`service_unavailable`), or the server is at its bound of requests in flight (`overloaded`, only with load shedding on); retry after `Retry-After`. */
+            /** @description The database cannot be reached (`service_unavailable`), or the server is at its bound of requests in flight (`overloaded`, only with load shedding on): retry after `Retry-After`; or the database is not migrated (`database_not_migrated`), or was closed under the store (`database_closed`). */
             503: {
                 headers: {
                     "Retry-After": components["headers"]["RetryAfter"];
@@ -639,7 +639,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"] & {
                         /** @enum {unknown} */
-                        code?: "service_unavailable" | "overloaded";
+                        code?: "service_unavailable" | "overloaded" | "database_not_migrated" | "database_closed";
                         /** @constant */
                         status?: 503;
                     };

@@ -3,7 +3,7 @@
  * per-type serialisers: they are exact over the whole int64 range and faster than a generic walk.
  */
 
-import type { Order, Pet, PetRecord } from '../model.js';
+import type { PetRecord, StoredOrder, StoredPet } from '../model.js';
 
 /** Writes a string as a JSON string literal. */
 export const jsonString = (s: string): string => JSON.stringify(s);
@@ -20,12 +20,12 @@ export function jsonArray<T>(items: readonly T[], write: (item: T) => string): s
  * PostgreSQL's canonical decimal text (see PetRecord in storage/pets.ts): both print as the exact
  * JSON integer, so no number type ever rounds them.
  */
-export function writePet(p: Pet | PetRecord): string {
+export function writePet(p: StoredPet | PetRecord): string {
   return `{"id":${p.id},"name":${jsonString(p.name)},"categoryId":${p.categoryId},"status":"${p.status}"}`;
 }
 
 /** Writes an Order; `shipDate` as RFC 3339 date-time, omitted when unset. */
-export function writeOrder(o: Order): string {
+export function writeOrder(o: StoredOrder): string {
   const ship = o.shipDate ? `,"shipDate":"${o.shipDate.toISOString()}"` : '';
   return `{"id":${o.id},"petId":${o.petId},"quantity":${o.quantity}${ship},"status":"${o.status}","complete":${o.complete}}`;
 }

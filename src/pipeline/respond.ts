@@ -1,4 +1,5 @@
 import { isDatabaseUnavailable } from '../drivers/errors.js';
+import { databaseFailureError } from './database-failure.js';
 import { ApiError, ErrorCode, RETRY_AFTER_SECONDS } from '../errors.js';
 import { type Answer, JsonAnswer, jsonResponse } from '../http/answer.js';
 
@@ -24,10 +25,13 @@ export function toResponse(answer: Answer, method: string, build: ResponseFactor
 
 /**
  * Classifies anything thrown while serving a request: an ApiError stays itself; a database that
- * cannot be reached becomes 503 + Retry-After; anything else is a masked 500 (no stack, no SQL).
+ * cannot be reached becomes 503 + Retry-After, one not migrated or closed its own 503
+ * (database-failure.ts); anything else is a masked 500 (no stack, no SQL).
  */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  const failure = databaseFailureError(error, RETRY_AFTER_SECONDS);
+  if (failure) return failure;
   if (isDatabaseUnavailable(error)) {
     return new ApiError(
       503,

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { StoreContext } from './context.js';
 import { RETRY_AFTER_SECONDS } from '../errors.js';
 import { type JsonAnswer, jsonResponse } from '../http/answer.js';
+import { CLOSED_MESSAGE, NOT_MIGRATED_MESSAGE, databaseFailureOf } from '../drivers/failure.js';
 import { pingDatabase } from '../storage/health.js';
 import { type RouteDefinition, defineRoute } from './define.js';
 
@@ -32,7 +33,8 @@ const HEADERS = { 'content-type': 'application/health+json', 'cache-control': 'n
 
 /**
  * `GET {basePath}/health` (and HEAD), answered without a key (draft-inadarei-api-health-check):
- * 200 `pass` when the database answers a trivial query within 1 s, else 503 `fail` with
+ * 200 `pass` when the database answers a query naming every table of ours within 1 s (so a
+ * database that is not migrated fails, saying how to migrate), else 503 `fail` with
  * Retry-After. Probes arriving while a query is out share it, so a hung database never collects
  * one stuck query per probe. The body names no host, SQL or error text.
  */
@@ -74,14 +76,20 @@ export function healthRoute(store: StoreContext, options: HealthOptions = {}): R
 
 type DatabaseCheck = { status: 'pass'; ms: number } | { status: 'fail'; output: string };
 
-/** The trivial query, timed; never rejects. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any schema: only `select 1` runs on it
+/** The health query, timed; never rejects. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any schema: only the health query runs on it
 function query(db: Kysely<any>): Promise<DatabaseCheck> {
   const started = performance.now();
   return pingDatabase(db).then(
     (): DatabaseCheck => ({ status: 'pass', ms: Math.round((performance.now() - started) * 10) / 10 }),
-    (): DatabaseCheck => ({ status: 'fail', output: 'the database is unavailable' }),
+    (error: unknown): DatabaseCheck => ({ status: 'fail', output: failureOutput(error) }),
   );
+}
+
+/** What a failed check says: not migrated and closed say so and what to do, anything else is unavailable. */
+function failureOutput(error: unknown): string {
+  const failure = databaseFailureOf(error);
+  return failure === 'not_migrated' ? NOT_MIGRATED_MESSAGE : failure === 'closed' ? CLOSED_MESSAGE : 'the database is unavailable';
 }
 
 /** `check`, or a fail once this probe has waited DATABASE_BOUND_MS for it. */

@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
 import type * as v from 'valibot';
-import type { Order, Page } from '../model.js';
+import type { Page, StoredOrder } from '../model.js';
 import type { NewOrderSchema } from '../schemas/order.js';
 import type { Database, OrderRow } from './database.js';
 import { toBigInt } from './int8.js';
 
-function toOrder(row: OrderRow): Order {
-  const order: Order = {
+function toOrder(row: OrderRow): StoredOrder {
+  const order: StoredOrder = {
     id: toBigInt(row.id),
     petId: toBigInt(row.pet_id),
     quantity: row.quantity,
@@ -25,7 +25,7 @@ export type ValidOrder = v.InferOutput<typeof NewOrderSchema>;
 /**
  * Inserts a valid order; undefined when its pet does not exist (the foreign key refused it).
  */
-export async function insertOrder(db: Kysely<Database>, order: ValidOrder): Promise<Order | undefined> {
+export async function insertOrder(db: Kysely<Database>, order: ValidOrder): Promise<StoredOrder | undefined> {
   try {
     const row = await db
       .insertInto('petstore_orders')
@@ -46,7 +46,7 @@ export async function insertOrder(db: Kysely<Database>, order: ValidOrder): Prom
 }
 
 /** One page of orders ordered by id (primary-key range scan). */
-export async function listOrders(db: Kysely<Database>, params: { limit: number; afterId?: bigint }): Promise<Page<Order>> {
+export async function listOrders(db: Kysely<Database>, params: { limit: number; afterId?: bigint }): Promise<Page<StoredOrder>> {
   let query = db.selectFrom('petstore_orders').selectAll();
   if (params.afterId !== undefined) query = query.where('id', '>', params.afterId);
   // No signal: see storage/pets.ts.

@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
-import { DEFAULT_PET_STATUS, type NewPet, type Page, type PetRecord, type PetStatus } from '../model.js';
+import { type Kysely, sql } from 'kysely';
+import { DEFAULT_PET_STATUS, type NewStoredPet, type Page, type PetRecord, type PetStatus } from '../model.js';
+import type { Database } from './database.js';
 import { PAGE_ROWS, pageRows } from './page-rows.js';
 import { defineStatement, type Statement, type StatementTarget } from './statement.js';
 
@@ -70,7 +71,7 @@ const listByStatusAfter = pageStatements<[status: PetStatus, afterId: bigint]>('
 });
 
 /** Inserts a pet; one round trip (`insert ... returning`). */
-export function insertPet(db: StatementTarget, pet: NewPet): Promise<PetRecord> {
+export function insertPet(db: StatementTarget, pet: NewStoredPet): Promise<PetRecord> {
   return insertPetStatement.run(db, pet.name, pet.categoryId, pet.status ?? DEFAULT_PET_STATUS).then(insertedRow);
 }
 

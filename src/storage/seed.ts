@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import { DEFAULT_ORDER_STATUS, DEFAULT_PET_STATUS, type Order, type OrderStatus, type Pet, type PetStatus } from '../model.js';
-import type { AnyKysely, Database } from './database.js';
+import { DEFAULT_ORDER_STATUS, DEFAULT_PET_STATUS, type OrderStatus, type PetStatus, type StoredOrder, type StoredPet } from '../model.js';
+import type { Database } from './database.js';
 import { toBigInt } from './int8.js';
 
 /** An int64 as you may write it: a `bigint`, a safe-integer `number`, or a decimal string. */
@@ -33,10 +33,10 @@ export interface SeedData {
   orders?: readonly SeedOrder[];
 }
 
-/** The rows inserted, in the order given, as the API types (int64 as exact `bigint`). */
+/** The rows inserted, in the order given, as the store-side types (int64 as exact `bigint`). */
 export interface Seeded {
-  pets: Pet[];
-  orders: Order[];
+  pets: StoredPet[];
+  orders: StoredOrder[];
 }
 
 /** An int64 input as a bigint, exactly: a `number` past 2^53 has already lost digits, so it is refused. */
@@ -67,7 +67,7 @@ function int64(value: Int64Input, what: string): bigint {
  * await seed(db, { orders: [{ petId: pets[0]!.id, quantity: 2 }] })
  * ```
  */
-export async function seed(db: AnyKysely, data: SeedData, options: { schema?: string } = {}): Promise<Seeded> {
+export async function seed(db: Kysely<Database> | Kysely<any>, data: SeedData, options: { schema?: string } = {}): Promise<Seeded> {
   const pets = (data.pets ?? []).map((p, i) => ({
     ...(p.id === undefined ? {} : { id: int64(p.id, `pets[${i}].id`) }),
     name: p.name,
@@ -94,7 +94,7 @@ export async function seed(db: AnyKysely, data: SeedData, options: { schema?: st
     if (orders.length > 0) {
       const rows = await tx.insertInto('petstore_orders').values(orders).returningAll().execute();
       seeded.orders = rows.map((r) => {
-        const order: Order = {
+        const order: StoredOrder = {
           id: toBigInt(r.id),
           petId: toBigInt(r.pet_id),
           quantity: r.quantity,

@@ -4,6 +4,8 @@
 import type { PGlite } from '@electric-sql/pglite';
 import type { Kysely } from 'kysely';
 import { newPGlite, opened, pgliteKysely } from '../drivers/pglite/database.js';
+import { quietTimers } from '../drivers/pglite/quiet-timers.js';
+import { cachedSnapshot } from '../snapshot/cache.js';
 import type { Database } from '../storage/database.js';
 import { migrationsText } from '../storage/migrations-text.js';
 import { resetDatabase } from '../storage/reset.js';
@@ -39,9 +41,10 @@ let instance: Promise<Instance> | undefined;
 /** The process's shared PGlite, created on first use. A failure is not cached. */
 function shared(): Promise<Instance> {
   instance ??= (async () => {
-    const pglite = newPGlite({ postgresqlconf: WAL_CONF });
-    // Not owned: `admin.destroy()` is never called; the instance lives as long as the process
-    // (an idle in-memory PGlite does not keep Node's event loop alive).
+    // From the pre-migrated snapshot (src/snapshot/cache.ts): no initdb.
+    const pglite = newPGlite({ postgresqlconf: WAL_CONF, loadDataDir: await cachedSnapshot() });
+    // Not owned: `admin.destroy()` is never called; the instance lives as long as the process.
+    // Each `close()` leaves it without a pending timer (giveBack), so it never keeps Node alive.
     const admin = await opened(pgliteKysely<Database>(pglite, false));
     return { pglite, admin, free: [], made: 0, closes: 0 };
   })().catch((error: unknown) => {
@@ -100,4 +103,6 @@ async function giveBack(shared_: Instance, schema: string): Promise<void> {
   shared_.free.push(schema);
   // Recycles the WAL segments before the checkpoint (the memory they hold is reused, not grown).
   if (++shared_.closes % CHECKPOINT_EVERY === 0) await shared_.pglite.exec('checkpoint');
+  // The process exits as soon as its last store is closed, not 10 s later (quiet-timers.ts).
+  await quietTimers(shared_.pglite);
 }

@@ -4,7 +4,8 @@
  * | variable              | default                                                  |
  * |-----------------------|----------------------------------------------------------|
  * | BENCH_QUICK=1         | short rounds and fewer iterations (a smoke run, ~3 min)  |
- * | BENCH_ONLY            | comma list of suites: http,inprocess,ergonomics,test-stores,scale,overload |
+ * | BENCH_ONLY            | comma list of suites: http,inprocess,ergonomics,test-stores,first-store,scale,overload |
+ * | BENCH_FIRST_RUNS      | fresh processes per figure of the first-store suite (7; quick 5) |
  * | BENCH_DATABASE_URL    | postgres://postgres:postgres@127.0.0.1:5432/petstore_bench |
  * | BENCH_ROUNDS          | alternating rounds per scenario (10; quick 2)            |
  * | BENCH_SECONDS         | seconds per measured round (3; quick 2)                  |
@@ -34,7 +35,7 @@ const list = (name: string, fallback: string[]) =>
 
 export const config = {
   quick,
-  suites: list('BENCH_ONLY', ['http', 'inprocess', 'ergonomics', 'test-stores', 'scale', 'overload']),
+  suites: list('BENCH_ONLY', ['http', 'inprocess', 'ergonomics', 'test-stores', 'first-store', 'scale', 'overload']),
   databaseUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/petstore_bench',
   rounds: int('BENCH_ROUNDS', quick ? 2 : 10),
   seconds: int('BENCH_SECONDS', quick ? 2 : 3),

@@ -53,6 +53,12 @@ if (config.suites.includes('test-stores')) {
   sections.push('## Isolated test stores (`createTestStore()`)', await runTestStores(log));
   flush();
 }
+if (config.suites.includes('first-store')) {
+  log('== first store and first start (snapshot)');
+  const { runFirstStore } = await import('./first-store.js');
+  sections.push('## First store and first start (pre-migrated snapshot)', await runFirstStore(log));
+  flush();
+}
 if (config.suites.includes('scale')) {
   log('== scale');
   const { runScale } = await import('./scale.js');

@@ -1,6 +1,7 @@
 // The PGlite driver: instances of ours and Kysely on them.
 import { PGlite, types } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect } from 'kysely';
+import { SNAPSHOT_START_CONF } from './quiet-timers.js';
 import { view } from './view.js';
 
 /** A PGlite instance, as callers pass one in. */
@@ -26,7 +27,8 @@ export function newPGlite(options: { dataDir?: string | undefined; loadDataDir?:
   // object: PGlite 0.5 ignores the second argument when the first is not a string, so
   // `new PGlite(undefined, { parsers })` would silently drop the parser.
   const parsers = { [types.INT8]: (v: string) => BigInt(v) };
-  return new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, postgresqlconf: options.postgresqlconf, parsers });
+  const conf = options.loadDataDir ? [...SNAPSHOT_START_CONF, ...(options.postgresqlconf ?? [])] : options.postgresqlconf;
+  return new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, postgresqlconf: conf, parsers });
 }
 
 /**

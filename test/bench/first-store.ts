@@ -1,0 +1,167 @@
+/**
+ * First store and first start (issue 25): each figure is the time from spawning a fresh `node`
+ * process to its first answer, median of several processes, each ours next to its bare-PGlite
+ * baseline in the same run, runs interleaved (ours, baseline, ours, ...) so load drifts hit both:
+ *
+ * - the first `createTestStore()` answering its first request, against a bare in-memory
+ *   `PGlite.create()` being ready;
+ * - `petstore-router serve` on a new data directory answering its first request, against a bare
+ *   PGlite creating a new data directory;
+ * - the same on an existing data directory, against a bare PGlite opening it.
+ *
+ * Ours start from the pre-migrated snapshot: the per-machine cache is filled once before the
+ * timed runs (its making is reported apart). Uses the built package (`npm run build`).
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { config } from './config.js';
+import { fmt, median, table } from './stats.js';
+
+const root = new URL('../../', import.meta.url).pathname;
+const RUNS = Number(process.env.BENCH_FIRST_RUNS ?? (config.quick ? 5 : 7));
+
+/** Scripts each run in a fresh process; each prints one line once it has its answer. */
+const scripts = {
+  'bare-memory.mjs': `import { PGlite } from '@electric-sql/pglite';
+const pglite = await PGlite.create();
+console.log('ready');
+await pglite.close();`,
+  'bare-dir.mjs': `import { PGlite } from '@electric-sql/pglite';
+const pglite = await PGlite.create({ dataDir: process.argv[2] });
+console.log('ready');
+await pglite.close();`,
+  'test-store.mjs': `import { createTestStore } from 'petstore-router/testing';
+const { fetch, key, close } = await createTestStore();
+const res = await fetch(new Request('http://test/v1/pets', { headers: { authorization: 'Bearer ' + key } }));
+if (res.status !== 200) throw new Error('first answer ' + res.status);
+console.log('ready');
+await close();`,
+  'warm-cache.mjs': `import { createPGliteDatabase } from 'petstore-router/pglite';
+await (await createPGliteDatabase()).destroy();`,
+};
+
+/** ms from spawn until the child prints a line matching `ready` (then the child is left to finish or killed). */
+function timeTo(args: string[], ready: RegExp, env: NodeJS.ProcessEnv = {}, after?: (line: string) => Promise<void>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const began = performance.now();
+    const child: ChildProcess = spawn(process.execPath, args, {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    let done = false;
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const line = out.split('\n').find((l) => ready.test(l));
+      if (done || line === undefined) return;
+      done = true;
+      (after ? after(line) : Promise.resolve()).then(
+        () => {
+          const ms = performance.now() - began;
+          child.kill('SIGTERM');
+          resolve(ms);
+        },
+        (error: unknown) => (child.kill('SIGKILL'), reject(error as Error)),
+      );
+    });
+    child.on('exit', (code) => {
+      if (!done) reject(new Error(`${args.join(' ')} exited (${code}) before answering: ${err.slice(-2000)}`));
+    });
+  });
+}
+
+/** `serve` answering its first request: the listening line, then one GET with the key. */
+function serveFirstAnswer(dataDir: string): Promise<number> {
+  return timeTo(
+    [join(root, 'dist/cli.js'), 'serve', '--data-dir', dataDir, '--port', '0', '--no-docs'],
+    /^listening on /,
+    { PETSTORE_API_KEYS: 'bench-key', DATABASE_URL: '' },
+    async (line) => {
+      const url = line.replace('listening on ', '').trim();
+      const res = await fetch(`${url}/pets`, { headers: { authorization: 'Bearer bench-key' } });
+      if (res.status !== 200) throw new Error(`serve's first answer ${res.status}`);
+      await res.text();
+    },
+  );
+}
+
+export async function runFirstStore(log: (s: string) => void): Promise<string> {
+  if (!existsSync(join(root, 'dist/cli.js'))) throw new Error('first-store: run `npm run build` first');
+  const dir = join(config.workDir, 'first-store');
+  mkdirSync(dir, { recursive: true });
+  for (const [name, text] of Object.entries(scripts)) writeFileSync(join(dir, name), text);
+  const script = (name: keyof typeof scripts) => join(dir, name);
+  const scratch = mkdtempSync(join(dir, 'data-'));
+  try {
+    // The snapshot cache is made once per machine: made here (or found), so the runs below load it.
+    const t = performance.now();
+    await promisify(execFile)(process.execPath, [script('warm-cache.mjs')], { cwd: root });
+    const warm = performance.now() - t;
+    log(`  snapshot cache ready after ${fmt.int(warm)} ms`);
+
+    const f: Record<string, number[]> = { bareMemory: [], testStore: [], bareNew: [], serveNew: [], bareOpen: [], serveOpen: [] };
+    const bareOpenDir = join(scratch, 'bare-open');
+    const serveOpenDir = join(scratch, 'serve-open');
+    await timeTo([script('bare-dir.mjs'), bareOpenDir], /^ready$/); // existing directories for the "open" pairs
+    await serveFirstAnswer(serveOpenDir);
+    for (let i = 0; i < RUNS; i++) {
+      f.testStore!.push(await timeTo([script('test-store.mjs')], /^ready$/));
+      f.bareMemory!.push(await timeTo([script('bare-memory.mjs')], /^ready$/));
+      f.serveNew!.push(await serveFirstAnswer(join(scratch, `serve-new-${i}`)));
+      f.bareNew!.push(await timeTo([script('bare-dir.mjs'), join(scratch, `bare-new-${i}`)], /^ready$/));
+      f.serveOpen!.push(await serveFirstAnswer(serveOpenDir));
+      f.bareOpen!.push(await timeTo([script('bare-dir.mjs'), bareOpenDir], /^ready$/));
+      log(
+        `  run ${i + 1}/${RUNS}: test store ${fmt.int(f.testStore!.at(-1)!)} / bare ${fmt.int(f.bareMemory!.at(-1)!)} ms; ` +
+          `serve new ${fmt.int(f.serveNew!.at(-1)!)} / bare ${fmt.int(f.bareNew!.at(-1)!)} ms; serve existing ${fmt.int(f.serveOpen!.at(-1)!)} / bare ${fmt.int(f.bareOpen!.at(-1)!)} ms`,
+      );
+    }
+    const m = (k: string) => median(f[k]!);
+    const row = (what: string, ours: string, bare: string, target: number, baseline: string) => {
+      const ratio = m(ours) / m(bare);
+      return [
+        what,
+        fmt.int(m(ours)),
+        fmt.int(m(bare)),
+        `${ratio.toFixed(2)}x`,
+        `<= ${target}x ${ratio <= target ? 'met' : 'MISSED'}`,
+        baseline,
+      ];
+    };
+    return (
+      table(
+        ['from spawn to', 'ours median ms', 'baseline median ms', 'ratio', 'target', 'baseline'],
+        [
+          row(
+            'first `createTestStore()` answers its first request',
+            'testStore',
+            'bareMemory',
+            0.35,
+            'bare in-memory `PGlite.create()` ready',
+          ),
+          row(
+            '`serve` on a new data directory answers its first request',
+            'serveNew',
+            'bareNew',
+            0.5,
+            'bare PGlite on a new data directory ready',
+          ),
+          row(
+            '`serve` on an existing data directory answers its first request',
+            'serveOpen',
+            'bareOpen',
+            1.5,
+            'bare PGlite opening it ready',
+          ),
+        ],
+      ) + `\n\nMedians of ${RUNS} fresh processes each, interleaved. The snapshot cache was made (or found) first: ${fmt.int(warm)} ms.`
+    );
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}

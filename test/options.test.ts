@@ -1,0 +1,198 @@
+// Wrong options fail at creation, synchronously, with a message that names the option and what to
+// pass (issue 24 item 3), through the public entry points: createPetStore, createPostgresDatabase,
+// createPGliteDatabase, createTestStore. What a user would mean is accepted: one key as a string.
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createPetStore } from '../src/index.js';
+import { createPostgresDatabase } from '../src/pg.js';
+import { createPGliteDatabase } from '../src/pglite.js';
+import { createTestDatabase, createTestStore } from '../src/testing.js';
+
+const test = suite('options checked at creation');
+let db: Awaited<ReturnType<typeof createTestDatabase>>;
+test.before(async () => {
+  db = await createTestDatabase();
+});
+test.after(() => db.destroy());
+
+/** The message `fn` throws synchronously (fails the test when it throws nothing or returns a promise). */
+function thrown(fn: () => unknown): string {
+  try {
+    const result = fn();
+    if (result instanceof Promise) result.catch(() => {});
+    assert.unreachable('expected a synchronous throw');
+  } catch (error) {
+    assert.instance(error, TypeError);
+    return (error as Error).message;
+  }
+  return '';
+}
+
+test('db: a raw PGlite names PGlite and says to wrap it', async () => {
+  const pglite = new PGlite();
+  try {
+    const message = thrown(() => createPetStore({ db: pglite as never, keys: ['k'] }));
+    assert.match(message, 'createPetStore: options.db must be a Kysely instance (got a PGlite)');
+    assert.match(message, "createPGliteDatabase({ pglite })` from 'petstore-router/pglite'");
+  } finally {
+    await pglite.close();
+  }
+});
+
+test('db: a pg.Pool, a pg.Client, a URL string, a forgotten await', async () => {
+  const url = 'postgres://user:hunter2@127.0.0.1:1/nothing';
+  const pool = new pg.Pool({ connectionString: url });
+  let message = thrown(() => createPetStore({ db: pool as never, keys: ['k'] }));
+  assert.match(message, 'options.db must be a Kysely instance (got a pg.Pool)');
+  assert.match(message, "createPostgresDatabase(pool)` from 'petstore-router/pg'");
+  await pool.end();
+  message = thrown(() => createPetStore({ db: new pg.Client({ connectionString: url }) as never, keys: ['k'] }));
+  assert.match(message, '(got a pg.Client): pass a pg.Pool or a URL instead of a client');
+  message = thrown(() => createPetStore({ db: url as never, keys: ['k'] }));
+  assert.match(
+    message,
+    "(got a string): for a PostgreSQL URL pass `await createPostgresDatabase(process.env.DATABASE_URL)` from 'petstore-router/pg'",
+  );
+  assert.not.match(message, 'hunter2');
+  const pending = createTestDatabase();
+  message = thrown(() => createPetStore({ db: pending as never, keys: ['k'] }));
+  assert.match(message, 'options.db must be a Kysely instance (got a Promise): add await');
+  await (await pending).destroy();
+  assert.match(
+    thrown(() => createPetStore({ keys: ['k'] } as never)),
+    "(got undefined): pass `await createPGliteDatabase()` from 'petstore-router/pglite'",
+  );
+  assert.match(
+    thrown(() => createPetStore(undefined as never)),
+    'createPetStore: options must be an object { db, keys, ... } (got undefined)',
+  );
+});
+
+test("keys: 'one-key' is a list of that key; other wrong keys name options.keys", async () => {
+  const store = createPetStore({ db, keys: 'one-key' });
+  const res = await store.fetch(new Request('http://x/v1/pets', { headers: { authorization: 'Bearer one-key' } }));
+  assert.is(res.status, 200);
+  const wrong = await store.fetch(new Request('http://x/v1/pets', { headers: { authorization: 'Bearer o' } }));
+  assert.is(wrong.status, 401);
+  assert.match(
+    thrown(() => createPetStore({ db, keys: 42 as never })),
+    'options.keys must be a key, a list of keys or a verifier',
+  );
+  assert.match(
+    thrown(() => createPetStore({ db, keys: undefined as never })),
+    'options.keys must be a key, a list of keys or a verifier (key, request) => boolean (got undefined)',
+  );
+  assert.match(
+    thrown(() => createPetStore({ db, keys: 'a,b' })),
+    'options.keys[0] must be a non-empty string of visible ASCII without commas',
+  );
+});
+
+test('docs: true says where the renderer is', () => {
+  const message = thrown(() => createPetStore({ db, keys: ['k'], docs: true as never }));
+  assert.match(message, "options.docs must be apiReference() from 'petstore-router/docs', or false (got true)");
+  assert.match(message, 'pass `docs: apiReference()`');
+});
+
+test('every other option of createPetStore is checked at creation', () => {
+  const cases: [Record<string, unknown>, string][] = [
+    [{ basePath: 1 }, 'options.basePath must be a string'],
+    [{ now: new Date() }, 'options.now must be a function returning a Date, e.g. () => new Date() (got a Date)'],
+    [{ deprecatedAt: '2026-01-01' }, 'options.deprecatedAt must be a valid Date'],
+    [{ sunsetAt: new Date('soon') }, 'options.sunsetAt must be a valid Date'],
+    [{ idempotencyTtlMs: '1h' }, 'options.idempotencyTtlMs must be a positive number'],
+    [{ idempotencyTtlMs: -1 }, 'options.idempotencyTtlMs must be a positive number'],
+    [{ openapi: 'yes' }, 'options.openapi must be true, false or { servers: [{ url }] }'],
+    [{ openapi: { servers: ['https://x'] } }, 'options.openapi must be true, false or { servers: [{ url }] } (got an object)'],
+    [{ rateLimit: 100 }, 'options.rateLimit must be an object { limit, windowSeconds }'],
+    [{ rateLimit: { limit: 0, windowSeconds: 1 } }, 'rateLimit.limit must be an integer of at least 1'],
+    [{ onError: 'log' }, 'options.onError must be a function'],
+    [{ health: 'on' }, 'options.health must be true, false or { draining: () => boolean }'],
+    [{ health: { draining: true } }, 'options.health must be true, false or { draining: () => boolean }'],
+    [{ cors: true }, "options.cors must be an object { origins: ['https://app.example'] | '*' }"],
+    [{ onResponse: {} }, 'options.onResponse must be a function'],
+    [{ schema: '' }, 'options.schema must be a PostgreSQL schema name'],
+  ];
+  for (const [options, expected] of cases) {
+    assert.match(
+      thrown(() => createPetStore({ db, keys: ['k'], ...options })),
+      expected,
+      JSON.stringify(options),
+    );
+  }
+});
+
+test('createPostgresDatabase: undefined, another scheme, not a URL, wrong options throw synchronously', () => {
+  assert.match(
+    thrown(() => createPostgresDatabase(undefined as never)),
+    'createPostgresDatabase: source must be a PostgreSQL URL (postgres://user:password@host:5432/database), a pg.PoolConfig or a pg.Pool (got undefined): is DATABASE_URL set?',
+  );
+  assert.match(
+    thrown(() => createPostgresDatabase('')),
+    '(got an empty string): is DATABASE_URL set',
+  );
+  const mysql = thrown(() => createPostgresDatabase('mysql://root:hunter2@localhost/db'));
+  assert.match(mysql, 'source must be a postgres:// or postgresql:// URL (got a mysql: URL)');
+  assert.not.match(mysql, 'hunter2');
+  assert.match(
+    thrown(() => createPostgresDatabase('not a url')),
+    '(got a string): the string is not a URL',
+  );
+  assert.match(
+    thrown(() => createPostgresDatabase({ connectionString: 'redis://x' })),
+    'config.connectionString must be a postgres://',
+  );
+  assert.match(
+    thrown(() => createPostgresDatabase(db as never)),
+    '(got a Kysely instance): it is a database already',
+  );
+  assert.match(
+    thrown(() => createPostgresDatabase('postgres://h/db', { migrate: 'no' as never })),
+    'options.migrate must be true or false',
+  );
+  assert.match(
+    thrown(() => createPostgresDatabase('postgres://h/db', { preparedStatements: 0 as never })),
+    'options.preparedStatements must be true or false',
+  );
+});
+
+test('createPGliteDatabase: a path alone, a wrong dataDir, pglite or migrate throw synchronously', () => {
+  assert.match(
+    thrown(() => createPGliteDatabase('./data' as never)),
+    'createPGliteDatabase: options must be an object { dataDir?, pglite?, migrate? } (got a string): for a data directory pass `{ dataDir: path }`',
+  );
+  assert.match(
+    thrown(() => createPGliteDatabase({ dataDir: 1 as never })),
+    'options.dataDir must be a directory path',
+  );
+  assert.match(
+    thrown(() => createPGliteDatabase({ pglite: db as never })),
+    'options.pglite must be a PGlite instance',
+  );
+  assert.match(
+    thrown(() => createPGliteDatabase({ migrate: 'yes' as never })),
+    'options.migrate must be true or false',
+  );
+});
+
+test('createTestStore: a db or schema of your own is refused; one key as a string works', async () => {
+  for (const name of ['db', 'schema']) {
+    try {
+      await createTestStore({ [name]: name === 'db' ? db : 'mine' });
+      assert.unreachable('expected a throw');
+    } catch (error) {
+      assert.match((error as Error).message, `createTestStore: options.${name} must be absent (a test store makes its own database)`);
+    }
+  }
+  const store = await createTestStore({ keys: 'mine' });
+  try {
+    assert.is(store.key, 'mine');
+    assert.is((await store.fetch(new Request('http://x/v1/pets', { headers: { authorization: 'Bearer mine' } }))).status, 200);
+  } finally {
+    await store.close();
+  }
+});
+
+test.run();
