@@ -1,9 +1,8 @@
-import type { Kysely } from 'kysely';
 import * as v from 'valibot';
 import { ApiError, type ErrorDetail, ErrorCode } from '../errors.js';
 import { issuesToDetails } from '../schemas/issues.js';
 import { SeedDataSchema } from '../schemas/seed.js';
-import type { AnyKysely, Database } from '../storage/database.js';
+import type { AnyKysely } from '../storage/database.js';
 import { type SeedData, type Seeded, seed as insertSeed } from '../storage/seed.js';
 
 /**
