@@ -20,7 +20,7 @@ export default defineConfig({
     cli: 'adapters/cli.ts',
   },
   format: ['esm'],
-  target: 'node20',
+  target: 'node22',
   // Keep `node:stream` etc. as written: Deno resolves Node built-ins only with the prefix.
   removeNodeProtocol: false,
   // @internal helpers shared between entries stay out of the published types.

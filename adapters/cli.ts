@@ -8,6 +8,7 @@ import { openApiDocument } from 'petstore-router';
 import { parseCommand } from './cli/args.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, describe } from './cli/errors.js';
 import { runMigrate } from './cli/migrate.js';
+import { withInstalledPeers } from './cli/optional-peers.js';
 import { runServe } from './cli/serve.js';
 import { USAGE } from './cli/usage.js';
 
@@ -26,7 +27,7 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(`${JSON.stringify(openApiDocument(), null, 2)}\n`);
       return EXIT_OK;
     case 'serve':
-      return runServe(command);
+      return runServe(withInstalledPeers(command));
   }
 }
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { ApiReference } from 'petstore-router';
+import { requireOptionalPeer } from './optional-peer.js';
 
 /** Options of {@link apiReference}. */
 export interface ApiReferenceOptions {
@@ -13,7 +13,7 @@ export interface ApiReferenceOptions {
 }
 
 /**
- * The files of swagger-ui-dist (pinned in package.json) the page loads, with their media types.
+ * The files of swagger-ui-dist (an optional peer dependency) the page loads, with their media types.
  * Fonts, images and icons come inside the bundle and the style sheet, and the bundle's one
  * external call (the spec validator badge) is turned off in {@link INIT}, so the page requests
  * nothing from any other origin.
@@ -49,6 +49,8 @@ window.ui = SwaggerUIBundle({
  * `{basePath}/docs`, without a key, and names its files and document by URLs relative to itself,
  * so it works under any prefix the store is mounted at. Node.js (and runtimes with `node:fs`): the renderer's files
  * are read from the installed `swagger-ui-dist` package on first request, then kept in memory.
+ * `swagger-ui-dist` is an optional peer dependency (`npm install swagger-ui-dist`): without it,
+ * `apiReference()` throws an Error that says so.
  *
  * @example
  * ```ts
@@ -62,7 +64,8 @@ window.ui = SwaggerUIBundle({
 export function apiReference(options: ApiReferenceOptions = {}): ApiReference {
   const title = escapeHtml(options.title ?? 'Pet store API reference');
   const loaded = new Map<string, Promise<Uint8Array>>();
-  let dir: string | undefined;
+  // At creation, so a missing renderer fails where the page is configured, not at its first request.
+  const dir = requireOptionalPeer('swagger-ui-dist');
   return {
     page: ({ document, assets }) => `<!doctype html>
 <html lang="en">
@@ -84,7 +87,6 @@ export function apiReference(options: ApiReferenceOptions = {}): ApiReference {
       if (name === 'init.js') return { body: INIT, type: 'text/javascript; charset=utf-8' };
       const type = Object.hasOwn(RENDERER_FILES, name) ? RENDERER_FILES[name] : undefined;
       if (type === undefined) return undefined;
-      dir ??= dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
       let body = loaded.get(name);
       if (body === undefined) {
         body = readFile(join(dir, name)).then((buffer) => new Uint8Array(buffer));

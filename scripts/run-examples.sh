@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every example under its real runtime with EXAMPLE_SELF_TEST=1 (each answers an
-# authenticated request to itself, then exits 0 or 1): Node 20 (the machine's node) and Node 24
+# authenticated request to itself, then exits 0 or 1): Node 22 and Node 24 (scripts/install-runtimes.sh)
 # through tsx on the source, Deno and Bun on the built package (dist/). One line per run, then
 # "examples: N passed, N failed, N skipped"; exits non-zero on any failure.
 # Options (environment): SKIP_BUILD=1 (dist/ is fresh), ONLY=<substring of "runtime example">.
@@ -40,13 +40,13 @@ run() {
 
 node_examples=(node express fastify hono next-route-handler postgres)
 for example in "${node_examples[@]}"; do
-  run node20 "$example" node --import tsx "examples/$example/main.ts"
+  run node22 "$example" "$NODE22" --import tsx "examples/$example/main.ts"
   run node24 "$example" "$NODE24" --import tsx "examples/$example/main.ts"
 done
 # The test-runner examples (docs/testing.md): a fresh store per test, concurrent where the runner can.
-run node20 testing-node-test node --import tsx --test examples/testing/store.test.ts
-run node20 testing-vitest node node_modules/vitest/vitest.mjs run examples/testing/vitest.test.ts
-run node20 testing-uvu node --import tsx examples/testing/uvu.test.ts
+run node22 testing-node-test "$NODE22" --import tsx --test examples/testing/store.test.ts
+run node22 testing-vitest "$NODE22" node_modules/vitest/vitest.mjs run examples/testing/vitest.test.ts
+run node22 testing-uvu "$NODE22" --import tsx examples/testing/uvu.test.ts
 run deno deno "$DENO" run --allow-env --allow-net=127.0.0.1 --allow-read --allow-sys examples/deno/main.ts
 run bun bun "$BUN" examples/bun/main.ts
 

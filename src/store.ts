@@ -19,7 +19,7 @@ import { observing } from './pipeline/observe.js';
 import { type OpenTelemetryApi, Telemetry } from './pipeline/tracing.js';
 import { requestUrl } from './http/request-url.js';
 import { routes } from './routes/table.js';
-import type { Database } from './storage/database.js';
+import type { AnyKysely, Database } from './storage/database.js';
 import { DEFAULT_IDEMPOTENCY_TTL_MS } from './storage/idempotency.js';
 import { checkSchemaName } from './storage/schema-name.js';
 import { databaseFailureOf } from './drivers/failure.js';
@@ -32,8 +32,7 @@ export interface PetStoreOptions {
    * `createPostgresDatabase()` (`petstore-router/pg`), or your own Kysely instance after
    * `await migrate(db)`. The store never closes it: whoever created it calls `db.destroy()`.
    */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a caller's own Kysely, of whatever schema type
-  db: Kysely<Database> | Kysely<any>;
+  db: AnyKysely;
   /**
    * The PostgreSQL schema holding petstore-router's tables, migrated with the same option
    * (`await migrate(db, { schema })`). Keeps our tables in a schema of your database of their

@@ -3,7 +3,7 @@
 // Never imported by the core entry, so production code never loads it.
 import type { Kysely } from 'kysely';
 import { opened } from './drivers/pglite/database.js';
-import type { Database } from './storage/database.js';
+import type { AnyKysely, Database } from './storage/database.js';
 import { resetDatabase } from './storage/reset.js';
 import { type PetStore, type PetStoreOptions, createPetStore } from './store.js';
 import { leaseSchema } from './testing/schema-pool.js';
@@ -66,7 +66,7 @@ export async function createTestDatabase(): Promise<Kysely<Database>> {
  * const pets = sql.id(testDatabaseSchema(db)!, 'petstore_pets') // "petstore_test_1"."petstore_pets", for raw SQL
  * ```
  */
-export function testDatabaseSchema(db: Kysely<Database> | Kysely<any>): string | undefined {
+export function testDatabaseSchema(db: AnyKysely): string | undefined {
   return schemas.get(db);
 }
 
@@ -86,7 +86,7 @@ export function testDatabaseSchema(db: Kysely<Database> | Kysely<any>): string |
  * const store = createPetStore({ db, keys: ['test-key'] })
  * ```
  */
-export async function resetTestDatabase(db: Kysely<Database> | Kysely<any>): Promise<void> {
+export async function resetTestDatabase(db: AnyKysely): Promise<void> {
   await resetDatabase(db, schemas.get(db));
 }
 
@@ -107,7 +107,7 @@ export interface TestStore {
   /** The store's PostgreSQL schema in the shared PGlite: name it in raw SQL. */
   readonly schema: string;
   /** Inserts pets and orders without HTTP ({@link seed} on this store's database). */
-  seed(data: SeedData): Promise<Seeded>;
+  readonly seed: (data: SeedData) => Promise<Seeded>;
   /**
    * The store's `fetch`, called like the global `fetch`: `fetch(request)`, `fetch(url, init)` with
    * a string or a URL, or a path alone (`fetch('/v1/pets')`), resolved against {@link TEST_ORIGIN}.
@@ -119,8 +119,8 @@ export interface TestStore {
   readonly fetch: TestFetch;
   /** A key the store accepts: the first of `keys` when you pass a list, else {@link TEST_KEY}. */
   readonly key: string;
-  /** Empties the store's schema for reuse; the store and `db` answer nothing afterwards. Idempotent. */
-  close(): Promise<void>;
+  /** Empties the store's schema for reuse; the store and `db` answer nothing afterwards. Idempotent. Bound. */
+  readonly close: () => Promise<void>;
 }
 
 /**

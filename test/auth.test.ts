@@ -49,7 +49,7 @@ test('missing, malformed and wrong credentials get distinct RFC 6750 challenges'
 test('a verifier must answer exactly true; anything else, or a throw, is a 401 or an error', async () => {
   for (const answer of [1, 'yes', {}, null, undefined, false]) {
     const auth = createAuthenticator(async () => answer as boolean);
-    assert.is(await status(auth, 'Bearer k'), '401 Bearer error="invalid_token"', String(answer));
+    assert.is(await status(auth, 'Bearer k'), '401 Bearer error="invalid_token"', String(JSON.stringify(answer)));
   }
   assert.is(
     await status(

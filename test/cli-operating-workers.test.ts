@@ -62,7 +62,7 @@ postgresTest(
         const byPid = workers.map((pid) => lines.filter((l) => l.pid === pid).length);
         assert.ok(
           byPid.every((n) => n > 0),
-          `lines per worker: ${byPid}`,
+          `lines per worker: ${byPid.join(', ')}`,
         );
 
         const scraped = await scrape(metricsUrl);

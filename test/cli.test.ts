@@ -47,7 +47,7 @@ function start(command: string, args: string[], env: Record<string, string | und
         child.stderr.off('data', check);
         child.off('exit', onExit);
         if (m) resolve(m);
-        else reject(error);
+        else reject(error ?? new Error(`no match for ${pattern}`));
       };
       child.stdout.on('data', check);
       child.stderr.on('data', check);
@@ -273,7 +273,7 @@ if (databaseUrl || process.env.CI) {
     const held = workers.map((pid) => connectionsOf(pid, Number(port)));
     assert.ok(
       held.every((n) => n >= 1),
-      `each worker holds connections that were answered: ${held}`,
+      `each worker holds connections that were answered: ${held.join(', ')}`,
     );
     agent.destroy();
 

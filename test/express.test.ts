@@ -212,7 +212,7 @@ test('several Authorization headers all reach the store (401)', async () => {
         );
       });
       let text = '';
-      socket.on('data', (chunk) => (text += chunk));
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
       socket.on('end', () => resolve(text.split(' ', 2)[1] ?? ''));
       socket.on('error', reject);
     });

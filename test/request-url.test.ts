@@ -3,7 +3,7 @@
 // be what `new URL()` gives.
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { requestUrl, targetUrl } from '../src/http/request-url.js';
+import { requestUrl } from '../src/http/request-url.js';
 import { HOSTS, random, target } from './helpers/generate.js';
 
 test('origin, pathname and query equal those of new URL(), on 20,000 generated URLs', () => {

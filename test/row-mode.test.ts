@@ -22,7 +22,10 @@ class RowWatcher implements KyselyPlugin {
     return args.node;
   }
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-    for (const row of args.result.rows) Array.isArray(row) ? this.arrays++ : this.objects++;
+    for (const row of args.result.rows) {
+      if (Array.isArray(row)) this.arrays++;
+      else this.objects++;
+    }
     return args.result;
   }
 }

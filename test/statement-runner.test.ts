@@ -2,11 +2,10 @@
 // explicitly) against Kysely's plain path, on PostgreSQL: same rows, same errors; taken only when
 // the runner is given (never in a transaction or on a connection-bound Kysely); and `db.destroy()`
 // still ends the pool when only the runner ran.
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createPostgresDatabase } from '../src/pg.js';
-import { createPetStore, migrate } from '../src/index.js';
 import { type StatementRunner, statementsOf } from '../src/drivers/statements.js';
 import type { StatementTarget } from '../src/storage/statement.js';
 import type { Database } from '../src/storage/database.js';

@@ -53,6 +53,8 @@ test('PGlite passed in by the caller stays open after db.destroy(); one we creat
 
 test('a PGlite we create is closed by db.destroy() even if never queried ({ migrate: false })', async () => {
   // Kysely's destroy() closes only a driver it has opened; without a query the PGlite stayed open.
+  // Kept to be restored below, and called with the instance as `this`.
+  // eslint-disable-next-line @typescript-eslint/unbound-method
   const close = PGlite.prototype.close;
   let closed = 0;
   PGlite.prototype.close = function (this: PGlite) {

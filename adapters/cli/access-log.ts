@@ -29,7 +29,7 @@ export function createAccessLog(write: (chunk: string) => void = (chunk) => void
   };
   process.on('exit', flush);
   return {
-    onResponse(event: ResponseEvent): void {
+    onResponse: (event: ResponseEvent): void => {
       pending.push(accessLineText(event));
       if (!scheduled) {
         scheduled = true;

@@ -63,7 +63,7 @@ function releaser(file: string): () => void {
 /** The pid in the lock file; waits briefly when the file is empty (its owner is writing it). */
 function readOwner(file: string): number | undefined {
   for (let tries = 0; tries < 5; tries++) {
-    let text = '';
+    let text: string;
     try {
       text = readFileSync(file, 'utf8').trim();
     } catch {

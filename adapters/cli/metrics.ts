@@ -43,7 +43,7 @@ export function createMetrics(inCluster: boolean) {
   return {
     registry,
     onShed: () => shed.inc(),
-    onResponse(event: ResponseEvent): void {
+    onResponse: (event: ResponseEvent): void => {
       const method = KNOWN_METHODS.has(event.request.method) ? event.request.method : '_OTHER';
       duration.observe(
         { http_request_method: method, http_route: event.route ?? 'unmatched', http_response_status_code: event.status },
@@ -129,7 +129,7 @@ export function clusterSource(): MetricsSource {
 export async function serveMetrics(
   options: { port: number; host: string },
   source: MetricsSource,
-): Promise<{ url: string; close(): Promise<void> }> {
+): Promise<{ url: string; close: () => Promise<void> }> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if (path !== '/metrics') return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: GET /metrics\n');

@@ -62,7 +62,7 @@ export async function startOperating(command: ServeCommand, role: 'single' | 'wo
 }
 
 /** The cluster primary's metrics listener: every worker's figures, aggregated. */
-export async function startPrimaryMetrics(command: ServeCommand): Promise<{ close(): Promise<void> }> {
+export async function startPrimaryMetrics(command: ServeCommand): Promise<{ close: () => Promise<void> }> {
   if (!command.operating.metrics) return { close: async () => {} };
   const m = await import('./metrics.js');
   return startMetricsListener(command, m.clusterSource());

@@ -5,7 +5,7 @@
  * platform adds members, instead of listing each by hand (srvx does the same, src/_inherit.ts).
  * Only the class's own public prototype is read: no instance internals.
  */
-export function delegateMissing<T extends object>(target: object, source: object, real: (self: any) => T): void {
+export function delegateMissing<W extends object, T extends object>(target: W, source: object, real: (self: W) => T): void {
   for (const key of [...Object.getOwnPropertyNames(source), Symbol.iterator]) {
     if (key === 'constructor' || Object.hasOwn(target, key) || !Object.hasOwn(source, key)) continue;
     const desc = Object.getOwnPropertyDescriptor(source, key)!;
@@ -13,7 +13,7 @@ export function delegateMissing<T extends object>(target: object, source: object
       Object.defineProperty(target, key, {
         configurable: true,
         enumerable: desc.enumerable,
-        get(this: object) {
+        get(this: W) {
           return (real(this) as Record<string | symbol, unknown>)[key];
         },
       });
@@ -22,7 +22,7 @@ export function delegateMissing<T extends object>(target: object, source: object
         configurable: true,
         enumerable: desc.enumerable,
         writable: true,
-        value(this: object, ...args: unknown[]) {
+        value(this: W, ...args: unknown[]) {
           const object = real(this) as Record<string | symbol, (...a: unknown[]) => unknown>;
           return object[key]!(...args);
         },

@@ -8,8 +8,8 @@ import { describe, test } from 'node:test';
 import { createPetStore } from 'petstore-router';
 import { createTestDatabase, createTestStore } from 'petstore-router/testing';
 
-describe('pets', { concurrency: true }, () => {
-  test('a new pet is the first of a fresh store', async (t) => {
+void describe('pets', { concurrency: true }, () => {
+  void test('a new pet is the first of a fresh store', async (t) => {
     const { fetch, key, close } = await createTestStore();
     t.after(close);
     const res = await fetch(
@@ -23,7 +23,7 @@ describe('pets', { concurrency: true }, () => {
     assert.equal((await res.json()).id, 1);
   });
 
-  test('seeded rows, no HTTP needed: ids past 2^53 stay exact', async (t) => {
+  void test('seeded rows, no HTTP needed: ids past 2^53 stay exact', async (t) => {
     const store = await createTestStore();
     t.after(store.close);
     const { pets } = await store.seed({ pets: [{ id: 2n ** 60n, name: 'Big', categoryId: 2 }] });
@@ -31,7 +31,7 @@ describe('pets', { concurrency: true }, () => {
     assert.match(await res.text(), /"id":1152921504606846976,/);
   });
 
-  test('each test has an empty store of its own (the pets above are not here)', async (t) => {
+  void test('each test has an empty store of its own (the pets above are not here)', async (t) => {
     // Or build the store yourself on a fresh database, with your own options.
     const db = await createTestDatabase();
     t.after(() => db.destroy());

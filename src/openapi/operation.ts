@@ -21,10 +21,14 @@ function parameters(location: 'path' | 'query' | 'header', params: TextParams | 
   }));
 }
 
+/** `[name]`: a plain array of a named schema (Array.isArray alone does not narrow a readonly tuple). */
+function isList(body: SuccessResponse['body']): body is readonly [string] {
+  return Array.isArray(body);
+}
+
 function success(response: SuccessResponse): JsonObject {
   const { body } = response;
-  const schema =
-    typeof body === 'string' ? schemaRef(body) : Array.isArray(body) ? { type: 'array', items: schemaRef(body[0]) } : (body as JsonObject);
+  const schema = typeof body === 'string' ? schemaRef(body) : isList(body) ? { type: 'array', items: schemaRef(body[0]) } : body;
   const headers =
     response.headers &&
     Object.fromEntries(Object.entries(response.headers).map(([name, component]) => [name, { $ref: `#/components/headers/${component}` }]));
@@ -44,11 +48,11 @@ function response(
 ): JsonObject {
   if (typeof spec !== 'string') {
     const described = success(spec);
-    return routeHeaders ? { ...described, headers: { ...described.headers, ...routeHeaders } } : described;
+    return routeHeaders ? { ...described, headers: { ...(described.headers as JsonObject | undefined), ...routeHeaders } } : described;
   }
   if (!routeHeaders || status === '401') return { $ref: `#/components/responses/${spec}` };
   const inline = errorResponse(errorKinds[spec]);
-  return { ...inline, headers: { ...inline.headers, ...routeHeaders } };
+  return { ...inline, headers: { ...(inline.headers as JsonObject | undefined), ...routeHeaders } };
 }
 
 /** The headers every answer after authentication carries: a deprecated operation's, else none. */

@@ -12,6 +12,6 @@ export function openApiRoute(options: OpenApiOptions): RouteDefinition {
   let body: string | undefined;
   return defineRoute({
     ...DOCUMENT_ROUTE,
-    handler: async () => jsonResponse(200, (body ??= JSON.stringify(openApiDocument({ ...options, describeSelf: true })))),
+    handler: () => Promise.resolve(jsonResponse(200, (body ??= JSON.stringify(openApiDocument({ ...options, describeSelf: true }))))),
   });
 }

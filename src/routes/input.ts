@@ -6,7 +6,7 @@ import { ApiError, ErrorCode, type ErrorDetail, invalidRequest } from '../errors
 import type { Answer } from '../http/json-write.js';
 import { issuesToDetails } from '../schemas/issues.js';
 import type { TextParam, TextParams } from '../schemas/param.js';
-import type { RouteDefinition, RouteDocumentation, RouteInput, RouteSpec } from './definition.js';
+import type { RequestShape, RouteDefinition, RouteDocumentation, RouteInput, RouteSpec } from './definition.js';
 
 /** Marks a parameter that failed; its details were recorded. */
 const INVALID = Symbol('invalid');
@@ -92,7 +92,7 @@ function entriesOf(params: TextParams | undefined): Entries | undefined {
  * the body (415, 413, malformed JSON), then every part validated at once (one 400 naming every
  * bad field, path parameters included), then the typed handler.
  */
-export function compileHandler(documentation: RouteDocumentation, spec: RouteSpec<any>): RouteDefinition {
+export function compileHandler<R extends RequestShape>(documentation: RouteDocumentation, spec: RouteSpec<R>): RouteDefinition {
   const { request: shape = {}, deprecation } = documentation;
   const params = entriesOf(shape.params);
   const query = entriesOf(shape.query);
@@ -103,7 +103,7 @@ export function compileHandler(documentation: RouteDocumentation, spec: RouteSpe
   const declared = Object.keys(shape.params ?? {}).sort();
   if (inPath.join() !== declared.join()) {
     throw new TypeError(
-      `petstore-router: ${documentation.operationId}: the path names [${inPath}] but request.params declares [${declared}]`,
+      `petstore-router: ${documentation.operationId}: the path names [${inPath.join(',')}] but request.params declares [${declared.join(',')}]`,
     );
   }
   const template = documentation.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
@@ -129,12 +129,13 @@ export function compileHandler(documentation: RouteDocumentation, spec: RouteSpe
       if (parsed.success) input.body = parsed.output;
       else details.push(...issuesToDetails(parsed.issues));
     }
+    // Every part was just validated against R's schemas: the input is R's typed input.
     if (details.length === 0 && refine) {
-      const crossed = refine(input as RouteInput);
+      const crossed = refine(input as unknown as RouteInput<R>);
       if (crossed) details.push(...crossed);
     }
     if (details.length > 0) throw invalidRequest(details);
-    return handler(input as RouteInput);
+    return handler(input as unknown as RouteInput<R>);
   }
 
   function handle(req: RouteRequest): Promise<Answer> {

@@ -6,7 +6,7 @@ export const PetStatusSchema = v.picklist(PET_STATUSES, `must be one of ${PET_ST
 
 // PostgreSQL text cannot hold U+0000, and a lone surrogate has no UTF-8 encoding: refuse both
 // rather than store something other than what was sent.
-const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Counts Unicode code points (not UTF-16 units), so an emoji counts as one character. */
 export function codePointLength(s: string): number {
@@ -28,7 +28,7 @@ export const PetName = v.pipe(
   v.string('must be a string'),
   v.check((s) => codePointLength(s) >= 1 && codePointLength(s) <= NAME_MAX, `must be 1 to ${NAME_MAX} characters`),
   v.check((s) => s.trim().length > 0 || s.length === 0, 'must not be blank'),
-  v.check((s) => !UNSTORABLE.test(s), 'must not contain U+0000 or unpaired surrogates'),
+  v.check((s) => !s.includes('\u0000') && !LONE_SURROGATE.test(s), 'must not contain U+0000 or unpaired surrogates'),
 );
 
 /** The body of `POST /pets`. Unknown properties are dropped; `id` is refused (ids are ours). */

@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Selectable } from 'kysely';
+import type { ColumnType, Generated, Kysely, Selectable } from 'kysely';
 import type { OrderStatus, PetStatus } from '../model.js';
 
 /**
@@ -65,3 +65,11 @@ export interface Database {
 
 export type PetRow = Selectable<PetTable>;
 export type OrderRow = Selectable<OrderTable>;
+
+/**
+ * The database a caller hands us: a Kysely of our schema or of the caller's own (their tables
+ * and ours in one database). Kysely's type is invariant in its schema, so only `any` admits every
+ * caller's Kysely; our code reads it through {@link Database}.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above: any caller's schema type
+export type AnyKysely = Kysely<Database> | Kysely<any>;

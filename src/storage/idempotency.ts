@@ -59,11 +59,12 @@ export async function claimIdempotencyKey(db: Kysely<Database>, input: ClaimInpu
     const claimId = crypto.randomUUID();
     const claimed = await db
       .with('purged', (qb) =>
-        qb.deleteFrom('petstore_idempotency_keys').where(({ eb, refTuple, selectFrom }) =>
+        qb.deleteFrom('petstore_idempotency_keys').where((eb) =>
           eb(
-            refTuple('principal', 'idempotency_key'),
+            eb.refTuple('principal', 'idempotency_key'),
             'in',
-            selectFrom('petstore_idempotency_keys as old')
+            eb
+              .selectFrom('petstore_idempotency_keys as old')
               .select(['old.principal', 'old.idempotency_key'])
               .where('old.expires_at', '<=', now)
               // Never the row this statement upserts: that one is taken over, not deleted.

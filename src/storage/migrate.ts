@@ -28,7 +28,7 @@ export interface MigrateOptions {
  * await migrate(db, { schema: 'petstore' }) // our tables in schema "petstore" (createPetStore({ db, schema: 'petstore', keys }))
  * ```
  */
-export async function migrate(db: Kysely<any>, options: MigrateOptions = {}): Promise<MigrationResult[]> {
+export async function migrate<DB>(db: Kysely<DB>, options: MigrateOptions = {}): Promise<MigrationResult[]> {
   // Without a schema: the connection's current one, named, because Kysely's Migrator otherwise
   // takes a bookkeeping table of the same name in ANY schema (e.g. another store's) for ours.
   const schema = options.schema === undefined ? await currentSchema(db) : checkSchemaName(options.schema, 'migrate: options.schema');
@@ -36,7 +36,7 @@ export async function migrate(db: Kysely<any>, options: MigrateOptions = {}): Pr
   // (migrationTableSchema) both go there, so each schema records its own migrations.
   const migrator = new Migrator({
     db: schema === undefined ? db : db.withSchema(schema),
-    provider: { getMigrations: async () => migrations },
+    provider: { getMigrations: () => Promise.resolve(migrations) },
     migrationTableName: MIGRATION_TABLE,
     migrationLockTableName: MIGRATION_LOCK_TABLE,
     ...(schema === undefined ? {} : { migrationTableSchema: schema }),
@@ -58,7 +58,7 @@ export async function migrateOrDestroy<DB>(db: Kysely<DB>, options: MigrateOptio
   }
 }
 
-async function currentSchema(db: Kysely<any>): Promise<string | undefined> {
+async function currentSchema<DB>(db: Kysely<DB>): Promise<string | undefined> {
   const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
   return rows[0]?.schema ?? undefined;
 }

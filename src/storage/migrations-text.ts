@@ -19,7 +19,7 @@ import { migrations } from './migrations/index.js';
  */
 export async function migrationsText(schema: string): Promise<string> {
   const statements: CompiledQuery[] = [];
-  const recorder = new Kysely<any>({
+  const recorder = new Kysely<unknown>({
     dialect: {
       createAdapter: () => new PostgresAdapter(),
       createDriver: () => new DummyDriver(),

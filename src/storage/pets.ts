@@ -1,6 +1,5 @@
-import { type Kysely, sql } from 'kysely';
+import { sql } from 'kysely';
 import { DEFAULT_PET_STATUS, type NewStoredPet, type Page, type PetRecord, type PetStatus } from '../model.js';
-import type { Database } from './database.js';
 import { PAGE_ROWS, pageRows } from './page-rows.js';
 import { defineStatement, type Statement, type StatementTarget } from './statement.js';
 

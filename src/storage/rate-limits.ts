@@ -1,5 +1,4 @@
-import { type Kysely, sql } from 'kysely';
-import type { Database } from './database.js';
+import { sql } from 'kysely';
 import { defineStatement, type StatementTarget } from './statement.js';
 /** The count of one key in the window a request was counted in. */
 export interface WindowCount {

@@ -1,5 +1,4 @@
 import { type Kysely, sql } from 'kysely';
-import type { Database } from './database.js';
 
 const TABLES = ['petstore_orders', 'petstore_pets', 'petstore_idempotency_keys', 'petstore_rate_limits'] as const;
 
@@ -9,7 +8,7 @@ const TABLES = ['petstore_orders', 'petstore_pets', 'petstore_idempotency_keys',
  * docs/testing.md). Raw SQL, so
  * the tables are qualified here with `schema` (a `withSchema` plugin does not reach raw SQL).
  */
-export async function resetDatabase(db: Kysely<Database> | Kysely<any>, schema?: string): Promise<void> {
+export async function resetDatabase<DB>(db: Kysely<DB>, schema?: string): Promise<void> {
   const tables = TABLES.map((t) => (schema === undefined ? sql.id(t) : sql.id(schema, t)));
   await sql`truncate table ${sql.join(tables)} restart identity cascade`.execute(db);
 }

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { DEFAULT_ORDER_STATUS, DEFAULT_PET_STATUS, type OrderStatus, type PetStatus, type StoredOrder, type StoredPet } from '../model.js';
-import type { Database } from './database.js';
+import type { AnyKysely, Database } from './database.js';
 import { toBigInt } from './int8.js';
 
 /** An int64 as you may write it: a `bigint`, a safe-integer `number`, or a decimal string. */
@@ -67,7 +67,7 @@ function int64(value: Int64Input, what: string): bigint {
  * await seed(db, { orders: [{ petId: pets[0]!.id, quantity: 2 }] })
  * ```
  */
-export async function seed(db: Kysely<Database> | Kysely<any>, data: SeedData, options: { schema?: string } = {}): Promise<Seeded> {
+export async function seed(db: AnyKysely, data: SeedData, options: { schema?: string } = {}): Promise<Seeded> {
   const pets = (data.pets ?? []).map((p, i) => ({
     ...(p.id === undefined ? {} : { id: int64(p.id, `pets[${i}].id`) }),
     name: p.name,

@@ -1,9 +1,8 @@
-import type { Kysely } from 'kysely';
 import * as v from 'valibot';
 import { ApiError, type ErrorDetail, ErrorCode } from '../errors.js';
 import { issuesToDetails } from '../schemas/issues.js';
 import { SeedDataSchema } from '../schemas/seed.js';
-import type { Database } from '../storage/database.js';
+import type { AnyKysely } from '../storage/database.js';
 import { type SeedData, type Seeded, seed as insertSeed } from '../storage/seed.js';
 
 /**
@@ -23,7 +22,7 @@ import { type SeedData, type Seeded, seed as insertSeed } from '../storage/seed.
  * await seed(db, { orders: [{ petId: pets[0]!.id, quantity: 2 }] })
  * ```
  */
-export async function seed(db: Kysely<Database> | Kysely<any>, data: SeedData, options: { schema?: string } = {}): Promise<Seeded> {
+export async function seed(db: AnyKysely, data: SeedData, options: { schema?: string } = {}): Promise<Seeded> {
   // The API's own rules (names, statuses, quantities), every offending field named at once.
   const result = v.safeParse(SeedDataSchema, data, { abortEarly: false });
   if (!result.success) throw invalidSeed(issuesToDetails(result.issues, 'data'));

@@ -16,7 +16,7 @@ import { createTestDatabase, resetTestDatabase } from 'petstore-router/testing';
 import { Migrator } from 'kysely/migration';
 import { migrations } from '../../src/storage/migrations/index.js';
 import { config } from './config.js';
-import { fmt, median, table, timeEach } from './stats.js';
+import { fmt, median, table } from './stats.js';
 import { build } from 'tsup';
 
 const run = promisify(execFile);
@@ -69,13 +69,13 @@ async function coldStart(log: (s: string) => void): Promise<(string | number)[][
 async function migrateInSchema(db: Kysely<Database>, s: string): Promise<void> {
   const migrator = new Migrator({
     db,
-    provider: { getMigrations: async () => migrations },
+    provider: { getMigrations: () => Promise.resolve(migrations) },
     migrationTableName: 'petstore_migration',
     migrationLockTableName: 'petstore_migration_lock',
     migrationTableSchema: s,
   });
   const { error } = await migrator.migrateToLatest();
-  if (error) throw error;
+  if (error) throw error instanceof Error ? error : new Error('migration failed', { cause: error });
 }
 
 type Option = {

@@ -118,7 +118,7 @@ export async function runInProcess(log: (s: string) => void): Promise<string> {
     for (const c of cases(db, store.fetch)) {
       const variants = { fetch: c.viaFetch, handler: c.handlerOnly, kysely: c.viaKysely, statements: c.viaStatements };
       const samples: Record<string, number[]> = { fetch: [], handler: [], kysely: [], statements: [] };
-      for (const [k, fn] of Object.entries(variants)) if (fn) await timeEach(200, fn); // warm-up: JIT, PGlite caches
+      for (const fn of Object.values(variants)) if (fn) await timeEach(200, fn); // warm-up: JIT, PGlite caches
       for (let b = 0; b < blocks; b++) {
         for (const [k, fn] of Object.entries(variants)) {
           if (fn) samples[k]!.push(...(await timeEach(perBlock, (i) => fn(b * perBlock + i))));

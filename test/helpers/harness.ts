@@ -10,7 +10,7 @@ export const ORIGIN = 'http://petstore.test';
 export interface Transport {
   name: string;
   /** Makes `store` reachable; returns how to call it and how to stop. */
-  mount(store: PetStore): Promise<{ fetch: (request: Request) => Promise<Response>; close(): Promise<void> }>;
+  mount(store: PetStore): Promise<{ fetch: (request: Request) => Promise<Response>; close: () => Promise<void> }>;
 }
 
 /** Calls `store.fetch` directly: no server, no socket. */
@@ -40,7 +40,7 @@ export async function openStore(
   transport: Transport,
   db: Kysely<Database>,
   options: Partial<PetStoreOptions> = {},
-): Promise<{ call: Call; close(): Promise<void>; store: PetStore }> {
+): Promise<{ call: Call; close: () => Promise<void>; store: PetStore }> {
   const store = createPetStore({ db, keys: [KEY], ...options });
   const mounted = await transport.mount(store);
   // Every response of every run is held against the OpenAPI document (test/helpers/contract.ts).

@@ -17,7 +17,9 @@ export function ownPool(config: pg.PoolConfig): pg.Pool {
     ...config,
     types: config.types ?? {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === INT8_OID ? (v: string) => BigInt(v) : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+        oid === INT8_OID
+          ? (v: string) => BigInt(v)
+          : (pg.types.getTypeParser(oid, format) as (value: string) => unknown)) as pg.CustomTypesConfig['getTypeParser'],
     },
   });
   // An idle client losing its connection (database restart) emits 'error' on the pool; without a

@@ -147,12 +147,12 @@ export function isInt64(text: string): boolean {
 }
 
 /** Name rules: 1 to 255 code points, not blank, no U+0000 or lone surrogate. */
-const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 export function nameProblem(name: string): string | undefined {
   const length = [...name].length;
   if (length < 1 || length > 255) return 'must be 1 to 255 characters';
   if (name.trim() === '') return 'must not be blank';
-  if (UNSTORABLE.test(name)) return 'must not contain U+0000 or unpaired surrogates';
+  if (name.includes('\u0000') || LONE_SURROGATE.test(name)) return 'must not contain U+0000 or unpaired surrogates';
   return undefined;
 }
 

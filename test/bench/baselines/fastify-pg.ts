@@ -125,7 +125,7 @@ app.addHook('onSend', (request, reply, payload, done) => {
 });
 
 await app.register(
-  async (api) => {
+  (api, _options, done) => {
     api.get<{ Querystring: { limit: number; status?: (typeof STATUSES)[number]; cursor?: string } }>(
       '/pets',
       {
@@ -213,6 +213,7 @@ await app.register(
         return pet;
       },
     );
+    done();
   },
   { prefix: BASE },
 );

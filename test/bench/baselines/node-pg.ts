@@ -40,14 +40,16 @@ const keyOk = createKeyCheck(keys);
 const MAX_BODY = 65_536;
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-class HttpError {
+class HttpError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
-    readonly message: string,
+    message: string,
     readonly details?: { path: string; message: string }[],
     readonly headers?: Record<string, string>,
-  ) {}
+  ) {
+    super(message);
+  }
 }
 
 /** Every answer is written in one call, with Content-Length and the request's id. */

@@ -3,7 +3,7 @@
  * correct Node bridge (a full `Request` per request, the `Response` read back in one piece) in
  * front of `createPetStore` on PostgreSQL. Same command line as the CLI's `serve`.
  */
-import { createServer } from 'node:http';
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import { Readable } from 'node:stream';
 import { createPetStore } from 'petstore-router';
 import { createPostgresDatabase } from 'petstore-router/pg';
@@ -15,7 +15,8 @@ const host = flag('host') ?? '127.0.0.1';
 const db = await createPostgresDatabase(flag('database') ?? process.env.DATABASE_URL!);
 const store = createPetStore({ db, keys: (process.env.PETSTORE_API_KEYS ?? '').split(',').filter(Boolean) });
 
-const server = createServer(async (req, res) => {
+/** A plain Request/Response bridge, the baseline the Node adapter is measured against. */
+async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
@@ -32,6 +33,14 @@ const server = createServer(async (req, res) => {
   out['content-length'] = String(body.length);
   res.writeHead(response.status, out);
   res.end(body);
+}
+
+const server = createServer((req, res) => {
+  handle(req, res).catch((error: unknown) => {
+    console.error(error);
+    if (!res.headersSent) res.writeHead(500);
+    res.end();
+  });
 });
 server.listen(port, host, () => console.log(`listening on http://${host}:${port}/v1`));
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
