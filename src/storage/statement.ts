@@ -54,7 +54,6 @@ export class Statement<A extends readonly unknown[], R> {
     try {
       compiled = this.#compile(db);
     } catch (error) {
-      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- what compiling threw, passed on as is
       return Promise.reject(error);
     }
     const { query, prepared, sources, raw } = compiled;
