@@ -127,7 +127,10 @@ test('npx petstore-router serve works without the optional peers and says how to
 });
 
 test('the installed size README states is the size measured', ({ dir }) => {
-  const measured = kib(join(dir, 'node_modules'));
+  // The pre-migrated PGlite snapshot the first use wrote to node_modules/.cache (README says so
+  // apart) is not part of the install.
+  const cache = join(dir, 'node_modules', '.cache');
+  const measured = kib(join(dir, 'node_modules')) - (existsSync(cache) ? kib(cache) : 0);
   const ours = measured - kib(join(dir, 'node_modules', '@electric-sql'));
   console.log(`installed: ${(measured / 1024).toFixed(1)} MB with PGlite, ${(ours / 1024).toFixed(1)} MB without it`);
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
