@@ -78,9 +78,10 @@ async function load(origin: string, connections: number, seconds: number): Promi
   const measureFrom = performance.now() + rampMs;
   const until = measureFrom + seconds * 1000;
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, Math.min(ms, until - performance.now()))));
+  const IDLE_REUSE_MS = 4_000;
   const client = async (_: unknown, c: number) => {
     await sleep(c);
-    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    let agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
       while (performance.now() < until) {
         try {
@@ -106,7 +107,15 @@ async function load(origin: string, connections: number, seconds: number): Promi
           }
           if (measured) run.refused++;
           retryAfters.set(a.retryAfter, (retryAfters.get(a.retryAfter) ?? 0) + 1);
-          await sleep(Number(a.retryAfter) * 1000 * (1 + Math.random()));
+          const waitMs = Number(a.retryAfter) * 1000 * (1 + Math.random());
+          // A connection left idle about as long as the server keeps one (Node's keepAliveTimeout,
+          // 5 s) races its close: the request written as the server closes it is reset. A client
+          // that waits that long opens a new connection, as HTTP clients with idle timeouts do.
+          if (waitMs >= IDLE_REUSE_MS) {
+            agent.destroy();
+            agent = new Agent({ keepAlive: true, maxSockets: 1 });
+          }
+          await sleep(waitMs);
         } catch (error) {
           wrong((error as NodeJS.ErrnoException).code ?? (error as Error).message);
           await sleep(100);
