@@ -6,9 +6,10 @@ import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { build } from 'esbuild';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { CHROMIUM, HAS_CHROMIUM, launchChromium } from './helpers/chromium.js';
 import { createPetStore } from '../src/index.js';
 import { resetDatabase, sharedPGlite } from './helpers/db.js';
 import { type Answer, KEY, answerOf, scenarioRequests } from './helpers/browser-page/requests.js';
@@ -16,21 +17,9 @@ import { type Answer, KEY, answerOf, scenarioRequests } from './helpers/browser-
 // petstore-router/browser and petstore-router/msw in Debian's chromium: a page bundled with esbuild
 // (as docs/browser.md shows) runs the store on PGlite with idb://, answers as the server does,
 // keeps its pets across a reload; MSW's service worker routes the page's fetch calls to it.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-if (!existsSync(CHROMIUM) && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium`);
-const browserTest: (name: string, fn: () => Promise<void>) => void = existsSync(CHROMIUM)
-  ? test
-  : (name) => test.skip(`${name} (no ${CHROMIUM})`);
+const browserTest: (name: string, fn: () => Promise<void>) => void = HAS_CHROMIUM ? test : (name) => test.skip(`${name} (no ${CHROMIUM})`);
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html',
@@ -101,13 +90,7 @@ browserTest('the browser store answers as the server does, keeps its pets across
     );
 
     mkdirSync(join(dir, 'profile'));
-    browser = await puppeteer.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: FLAGS,
-      userDataDir: join(dir, 'profile'),
-      timeout: 60_000,
-    });
+    browser = await launchChromium(dir);
     const page = await browser.newPage();
     page.setDefaultTimeout(60_000);
     // What the page could not load or threw is printed, so a failure says why.

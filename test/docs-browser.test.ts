@@ -1,9 +1,10 @@
-import { copyFileSync, existsSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { CHROMIUM, HAS_CHROMIUM, launchChromium } from './helpers/chromium.js';
 import { serve } from '../adapters/node.js';
 import { apiReference } from '../adapters/docs.js';
 import { createPetStore } from '../src/index.js';
@@ -13,20 +14,9 @@ import { KEY } from './helpers/harness.js';
 // Decisions, "API reference page", in a real browser: Debian's chromium, driven by puppeteer-core
 // (which downloads no browser). The page must show the operations, load everything from the
 // store's own origin, and let a user authorize with a key and send listPets.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
-if (!existsSync(CHROMIUM) && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium`);
 // Outside CI, a machine without Chromium reports the case as skipped (npm test still passes there).
-const browserTest = existsSync(CHROMIUM) ? test : (name: string, _fn?: unknown) => test.skip(`${name} (no ${CHROMIUM})`);
+const browserTest = HAS_CHROMIUM ? test : (name: string, _fn?: unknown) => test.skip(`${name} (no ${CHROMIUM})`);
 
 browserTest('the API reference page in headless Chromium: the operations, nothing off-origin, "try it" with a key gets 200', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-docs-'));
@@ -45,13 +35,7 @@ browserTest('the API reference page in headless Chromium: the operations, nothin
   const origin = `http://127.0.0.1:${served.port}`;
   let browser: Browser | undefined;
   try {
-    browser = await puppeteer.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: FLAGS,
-      userDataDir: join(dir, 'profile'),
-      timeout: 60_000,
-    });
+    browser = await launchChromium(dir);
     const page = await browser.newPage();
     await page.setViewport({ width: 1200, height: 900 });
     const requests: { url: string; authorization?: string }[] = [];

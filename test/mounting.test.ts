@@ -1,31 +1,20 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { CHROMIUM, HAS_CHROMIUM, launchChromium } from './helpers/chromium.js';
 
 // Issue 24 items 1 and 2: the four mounting examples under /api, each run as its own program:
 // 201 with `Location: /api/v1/pets/{id}`, the host's own 404 for other paths, and the API
 // reference page rendered in Debian's Chromium (flags as in docs-browser.test.ts) with no failed
 // request, "try it" reaching /api/v1/pets through the document's relative server.
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const KEY = 'mounting-key-0123456789';
 const EXAMPLES = ['express', 'hono', 'fastify', 'node'];
-
-if (!existsSync(CHROMIUM) && process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run installs Debian's chromium`);
 
 /** Starts an example (no self-test) and resolves with its origin once it prints its listening line. */
 function startExample(name: string): { child: ChildProcess; origin: Promise<string>; stderr: () => string } {
@@ -61,15 +50,9 @@ async function stopExample(child: ChildProcess): Promise<void> {
 const test = suite('mounting under /api');
 let browser: Browser | undefined;
 test.before(async () => {
-  if (!existsSync(CHROMIUM)) return;
+  if (!HAS_CHROMIUM) return;
   const dir = mkdtempSync(join(tmpdir(), 'petstore-mounting-'));
-  browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: FLAGS,
-    userDataDir: join(dir, 'profile'),
-    timeout: 60_000,
-  });
+  browser = await launchChromium(dir);
 });
 test.after(async () => {
   await browser?.close();
