@@ -623,4 +623,89 @@ test('a store created with createResponse: nodeResponse answers in lazy Response
   ]);
 });
 
+// The lazy body stream (adapters/node/request.ts, NodeBodyStream) against the platform's: the same
+// bytes by every way of reading, the same locking, cancel and release rules.
+test('the lazy request body reads as a platform ReadableStream does, by every way of reading it', async () => {
+  const body = JSON.stringify({ name: 'Rex', note: 'é'.repeat(3000) });
+  const ways: Record<string, (stream: ReadableStream<Uint8Array>) => Promise<unknown>> = {
+    reader: async (stream) => {
+      const reader = stream.getReader();
+      const parts: Uint8Array[] = [];
+      for (let r = await reader.read(); !r.done; r = await reader.read()) parts.push(r.value);
+      return Buffer.concat(parts).toString();
+    },
+    'async iteration (delegated)': async (stream) => {
+      const parts: Uint8Array[] = [];
+      for await (const part of stream as unknown as AsyncIterable<Uint8Array>) parts.push(part);
+      return Buffer.concat(parts).toString();
+    },
+    'pipeTo (delegated)': async (stream) => {
+      const parts: Uint8Array[] = [];
+      await stream.pipeTo(new WritableStream({ write: (part) => void parts.push(part) }));
+      return Buffer.concat(parts).toString();
+    },
+    'locking rules': (stream) => {
+      const first = stream.getReader();
+      const locked = stream.locked;
+      let second = 'no error';
+      try {
+        stream.getReader();
+      } catch (error) {
+        second = (error as Error).name;
+      }
+      first.releaseLock();
+      const unlocked = stream.locked;
+      const again = stream.getReader();
+      return again.read().then((r) => ({ locked, second, unlocked, readAfterRelease: r.done ? 'done' : 'chunk' }));
+    },
+    'cancel with a read pending': async (stream) => {
+      const reader = stream.getReader();
+      await reader.read();
+      const cancelled = reader.cancel();
+      const after = await reader.read();
+      await cancelled;
+      const closed = await reader.closed.then(() => 'closed');
+      return { after: after.done, closed };
+    },
+    'released reader': async (stream) => {
+      const reader = stream.getReader();
+      reader.releaseLock();
+      const read = await reader.read().then(
+        () => 'read',
+        (error: Error) => error.name,
+      );
+      const closed = await reader.closed.then(
+        () => 'resolved',
+        (error: Error) => error.name,
+      );
+      return { read, closed };
+    },
+  };
+  const lazy: Record<string, unknown> = {};
+  let kinds: unknown;
+  const handler: FetchHandler = {
+    fetch: async (request) => {
+      const way = new URL(request.url).searchParams.get('way')!;
+      kinds = [request.body instanceof ReadableStream, request.body!.getReader.name];
+      lazy[way] = await ways[way]!(request.body!);
+      return new Response(null, { status: 204 });
+    },
+  };
+  await withServer(handler, async (port) => {
+    for (const way of Object.keys(ways)) {
+      const length = Buffer.byteLength(body);
+      const answer = await raw(
+        port,
+        `POST /x?way=${encodeURIComponent(way)} HTTP/1.1\r\nHost: x\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n${body}`,
+      );
+      assert.match(answer, /^HTTP\/1\.1 204 /, way);
+    }
+  });
+  assert.equal(kinds, [true, 'getReader']);
+  for (const [way, read] of Object.entries(ways)) {
+    const platform = await read(new Request('http://x/', { method: 'POST', body }).body!);
+    assert.equal(lazy[way], platform, way);
+  }
+});
+
 test.run();

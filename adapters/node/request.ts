@@ -78,10 +78,14 @@ export class NodeBodyReader implements BodyReader {
     return new Promise((resolve, reject) => (this.#waiter = { resolve, reject }));
   }
 
+  /** Stops reading; a read still waiting ends (done), as a cancelled stream's pending read does. */
   cancel(): Promise<void> {
     this.#state.cancelled = true;
     this.#queue = [];
     this.#finish();
+    const waiter = this.#waiter;
+    this.#waiter = undefined;
+    waiter?.resolve({ done: true, value: undefined });
     return Promise.resolve();
   }
 
@@ -158,6 +162,133 @@ export function bodyStream(reader: BodyReader): ReadableStream<Uint8Array> {
 }
 
 /**
+ * The body of a Node request as a `ReadableStream` that builds no platform stream for the common
+ * read: `getReader()` (default mode) hands out a {@link NodeStreamReader} straight over the
+ * bridge's {@link NodeBodyReader}, and `locked` and `cancel()` are answered here. Every other member
+ * (`pipeTo`, `tee`, async iteration, a BYOB reader) builds the platform stream over the same reader
+ * once ({@link bodyStream}) and delegates to it (inherit.ts). Building a platform ReadableStream
+ * per request cost more than the rest of a create's own work (docs/performance.md, fast path
+ * `lazy-request`). `instanceof ReadableStream` holds; test/node-bridge.test.ts holds it to a real one.
+ */
+export class NodeBodyStream {
+  readonly #reader: BodyReader;
+  /** A reader of ours holds the stream. */
+  #locked = false;
+  #real: ReadableStream<Uint8Array> | undefined;
+
+  constructor(reader: BodyReader) {
+    this.#reader = reader;
+  }
+
+  get locked(): boolean {
+    return this.#real ? this.#real.locked : this.#locked;
+  }
+
+  getReader(options?: { mode?: undefined }): ReadableStreamDefaultReader<Uint8Array> {
+    if (this.#real !== undefined || options?.mode !== undefined) {
+      return NodeBodyStream.real(this).getReader(options as never) as ReadableStreamDefaultReader<Uint8Array>;
+    }
+    if (this.#locked) throw new TypeError('the request body stream is locked to a reader');
+    this.#locked = true;
+    return new NodeStreamReader(this.#reader, () => (this.#locked = false));
+  }
+
+  cancel(reason?: unknown): Promise<void> {
+    if (this.#real !== undefined) return this.#real.cancel(reason);
+    if (this.#locked) return Promise.reject(new TypeError('the request body stream is locked to a reader'));
+    return this.#reader.cancel(reason);
+  }
+
+  /**
+   * The platform stream of `self`, built once over the same reader. Built while a reader of ours
+   * holds the body, it is locked too (its own reader is taken and kept), as the stream it stands for.
+   */
+  static real(self: NodeBodyStream): ReadableStream<Uint8Array> {
+    if (self.#real === undefined) {
+      self.#real = bodyStream(self.#reader);
+      if (self.#locked) self.#real.getReader();
+    }
+    return self.#real;
+  }
+}
+Object.setPrototypeOf(NodeBodyStream.prototype, ReadableStream.prototype);
+delegateMissing(NodeBodyStream.prototype, ReadableStream.prototype, (self: NodeBodyStream) => NodeBodyStream.real(self));
+
+/**
+ * The default reader of a {@link NodeBodyStream}: `read()` and `cancel()` go straight to the
+ * bridge's body reader, `releaseLock()` unlocks the stream, `closed` settles when the body ended,
+ * failed or was cancelled. Those four are a ReadableStreamDefaultReader's whole interface;
+ * `instanceof ReadableStreamDefaultReader` holds.
+ */
+class NodeStreamReader {
+  readonly #reader: BodyReader;
+  readonly #unlock: () => void;
+  #released = false;
+  /** How `closed` settles, once known: the body ended or was cancelled (null), or failed or the lock was released (the error). */
+  #outcome: { error: unknown } | null | undefined;
+  #closed: { promise: Promise<undefined>; resolve: (value: undefined) => void; reject: (error: unknown) => void } | undefined;
+
+  constructor(reader: BodyReader, unlock: () => void) {
+    this.#reader = reader;
+    this.#unlock = unlock;
+  }
+
+  read(): Promise<ReadableStreamReadResult<Uint8Array>> {
+    if (this.#released) return Promise.reject(new TypeError('the reader was released'));
+    return this.#reader.read().then(
+      (result) => {
+        if (result.done) this.#settle(null);
+        return result;
+      },
+      (error: unknown) => {
+        this.#settle({ error });
+        throw error;
+      },
+    );
+  }
+
+  cancel(reason?: unknown): Promise<void> {
+    if (this.#released) return Promise.reject(new TypeError('the reader was released'));
+    this.#settle(null);
+    return this.#reader.cancel(reason);
+  }
+
+  releaseLock(): void {
+    if (this.#released) return;
+    this.#released = true;
+    // Released: `closed` is a rejected promise from now on, whatever it was (as the platform's).
+    this.#outcome = undefined;
+    this.#closed = undefined;
+    this.#settle({ error: new TypeError('the reader was released') });
+    this.#unlock();
+  }
+
+  get closed(): Promise<undefined> {
+    if (this.#closed === undefined) {
+      let resolve!: (value: undefined) => void;
+      let reject!: (error: unknown) => void;
+      const promise = new Promise<undefined>((res, rej) => ((resolve = res), (reject = rej)));
+      promise.catch(() => {}); // like the platform's: an unobserved rejection is not reported
+      this.#closed = { promise, resolve, reject };
+      if (this.#outcome !== undefined) this.#tell(this.#outcome);
+    }
+    return this.#closed.promise;
+  }
+
+  #settle(outcome: { error: unknown } | null): void {
+    if (this.#outcome !== undefined) return;
+    this.#outcome = outcome;
+    if (this.#closed !== undefined) this.#tell(outcome);
+  }
+
+  #tell(outcome: { error: unknown } | null): void {
+    if (outcome === null) this.#closed!.resolve(undefined);
+    else this.#closed!.reject(outcome.error);
+  }
+}
+Object.setPrototypeOf(NodeStreamReader.prototype, ReadableStreamDefaultReader.prototype);
+
+/**
  * The `Headers` of a Node request, read from `rawHeaders` until something else than `get` or
  * `has` is asked: those two scan the raw list (the values of every field of that name joined with
  * ", ", as Headers does; Node's parser already trimmed each value); every other member builds the
@@ -221,7 +352,7 @@ class NodeRequest {
   #controller: AbortController | undefined;
   #real: Request | undefined;
   /** The body stream, once `body` was read (null without a body). */
-  #stream: ReadableStream<Uint8Array> | null | undefined;
+  #stream: NodeBodyStream | null | undefined;
 
   constructor(req: IncomingMessage, res: ServerResponse, url: string, state: BodyState, hasBody: boolean, maxBodyBytes: number) {
     this.#req = req;
@@ -262,7 +393,7 @@ class NodeRequest {
 
   /** The capped body stream itself: reading a body needs no platform Request. */
   get body(): ReadableStream<Uint8Array> | null {
-    return this.#real ? this.#real.body : this.#bodyStream();
+    return this.#real ? this.#real.body : (this.#bodyStream() as unknown as ReadableStream<Uint8Array> | null);
   }
 
   /** Read (or cancelled) once anyone pulled from the stream. */
@@ -276,9 +407,9 @@ class NodeRequest {
     return new Request(NodeRequest.real(this).clone(), { signal: this.signal });
   }
 
-  #bodyStream(): ReadableStream<Uint8Array> | null {
+  #bodyStream(): NodeBodyStream | null {
     if (this.#stream === undefined) {
-      this.#stream = this.#hasBody ? bodyStream(new NodeBodyReader(this.#req, this.#state, this.#maxBodyBytes)) : null;
+      this.#stream = this.#hasBody ? new NodeBodyStream(new NodeBodyReader(this.#req, this.#state, this.#maxBodyBytes)) : null;
     }
     return this.#stream;
   }
@@ -295,7 +426,7 @@ class NodeRequest {
       };
       const body = self.#bodyStream();
       if (body) {
-        init.body = body;
+        init.body = NodeBodyStream.real(body);
         init.duplex = 'half';
       }
       self.#real = new Request(self.#url, init);
