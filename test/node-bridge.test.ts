@@ -667,6 +667,11 @@ test('the lazy request body reads as a platform ReadableStream does, by every wa
       const closed = await reader.closed.then(() => 'closed');
       return { after: after.done, closed };
     },
+    'closed asked for after the last read': async (stream) => {
+      const reader = stream.getReader();
+      while (!(await reader.read()).done);
+      return reader.closed.then(() => 'closed');
+    },
     'released reader': async (stream) => {
       const reader = stream.getReader();
       reader.releaseLock();

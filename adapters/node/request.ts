@@ -28,6 +28,8 @@ export function lacksRequiredHost(req: IncomingMessage): boolean {
 export interface BodyReader {
   read(): Promise<ReadableStreamReadResult<Uint8Array>>;
   cancel(reason?: unknown): Promise<void>;
+  /** How the body ended, once every chunk was read: null (ended or cancelled) or its error; undefined while open. */
+  readonly outcome: { error: unknown } | null | undefined;
 }
 
 /** What the bridge needs to know about the request body once the response is ready. */
@@ -76,6 +78,12 @@ export class NodeBodyReader implements BodyReader {
     }
     this.#req.resume();
     return new Promise((resolve, reject) => (this.#waiter = { resolve, reject }));
+  }
+
+  get outcome(): { error: unknown } | null | undefined {
+    if (this.#queue.length > 0) return undefined;
+    if (this.#failure !== undefined) return { error: this.#failure };
+    return this.#ended ? null : undefined;
   }
 
   /** Stops reading; a read still waiting ends (done), as a cancelled stream's pending read does. */
@@ -235,6 +243,8 @@ class NodeStreamReader {
 
   read(): Promise<ReadableStreamReadResult<Uint8Array>> {
     if (this.#released) return Promise.reject(new TypeError('the reader was released'));
+    // Nobody asked for `closed`: the body reader's own promise, no promise of ours per read.
+    if (this.#closed === undefined) return this.#reader.read();
     return this.#reader.read().then(
       (result) => {
         if (result.done) this.#settle(null);
@@ -270,6 +280,8 @@ class NodeStreamReader {
       const promise = new Promise<undefined>((res, rej) => ((resolve = res), (reject = rej)));
       promise.catch(() => {}); // like the platform's: an unobserved rejection is not reported
       this.#closed = { promise, resolve, reject };
+      // Reads before now were not watched: the body reader knows whether the body ended.
+      if (this.#outcome === undefined && this.#reader.outcome !== undefined) this.#outcome = this.#reader.outcome;
       if (this.#outcome !== undefined) this.#tell(this.#outcome);
     }
     return this.#closed.promise;
