@@ -28,8 +28,6 @@ export function lacksRequiredHost(req: IncomingMessage): boolean {
 export interface BodyReader {
   read(): Promise<ReadableStreamReadResult<Uint8Array>>;
   cancel(reason?: unknown): Promise<void>;
-  /** How the body ended, once every chunk was read: null (ended or cancelled) or its error; undefined while open. */
-  readonly outcome: { error: unknown } | null | undefined;
 }
 
 /** What the bridge needs to know about the request body once the response is ready. */
@@ -78,12 +76,6 @@ export class NodeBodyReader implements BodyReader {
     }
     this.#req.resume();
     return new Promise((resolve, reject) => (this.#waiter = { resolve, reject }));
-  }
-
-  get outcome(): { error: unknown } | null | undefined {
-    if (this.#queue.length > 0) return undefined;
-    if (this.#failure !== undefined) return { error: this.#failure };
-    return this.#ended ? null : undefined;
   }
 
   /** Stops reading; a read still waiting ends (done), as a cancelled stream's pending read does. */
@@ -169,136 +161,28 @@ export function bodyStream(reader: BodyReader): ReadableStream<Uint8Array> {
   );
 }
 
-/**
- * The body of a Node request as a `ReadableStream` that builds no platform stream for the common
- * read: `getReader()` (default mode) hands out a {@link NodeStreamReader} straight over the
- * bridge's {@link NodeBodyReader}, and `locked` and `cancel()` are answered here. Every other member
- * (`pipeTo`, `tee`, async iteration, a BYOB reader) builds the platform stream over the same reader
- * once ({@link bodyStream}) and delegates to it (inherit.ts). Building a platform ReadableStream
- * per request cost more than the rest of a create's own work (docs/performance.md, fast path
- * `lazy-request`). `instanceof ReadableStream` holds; test/node-bridge.test.ts holds it to a real one.
- */
-export class NodeBodyStream {
-  readonly #reader: BodyReader;
-  /** A reader of ours holds the stream. */
-  #locked = false;
-  #real: ReadableStream<Uint8Array> | undefined;
-
-  constructor(reader: BodyReader) {
-    this.#reader = reader;
-  }
-
-  get locked(): boolean {
-    return this.#real ? this.#real.locked : this.#locked;
-  }
-
-  getReader(options?: { mode?: undefined }): ReadableStreamDefaultReader<Uint8Array> {
-    if (this.#real !== undefined || options?.mode !== undefined) {
-      return NodeBodyStream.real(this).getReader(options as never) as ReadableStreamDefaultReader<Uint8Array>;
-    }
-    if (this.#locked) throw new TypeError('the request body stream is locked to a reader');
-    this.#locked = true;
-    return new NodeStreamReader(this.#reader, () => (this.#locked = false));
-  }
-
-  cancel(reason?: unknown): Promise<void> {
-    if (this.#real !== undefined) return this.#real.cancel(reason);
-    if (this.#locked) return Promise.reject(new TypeError('the request body stream is locked to a reader'));
-    return this.#reader.cancel(reason);
-  }
-
-  /**
-   * The platform stream of `self`, built once over the same reader. Built while a reader of ours
-   * holds the body, it is locked too (its own reader is taken and kept), as the stream it stands for.
-   */
-  static real(self: NodeBodyStream): ReadableStream<Uint8Array> {
-    if (self.#real === undefined) {
-      self.#real = bodyStream(self.#reader);
-      if (self.#locked) self.#real.getReader();
-    }
-    return self.#real;
-  }
-}
-Object.setPrototypeOf(NodeBodyStream.prototype, ReadableStream.prototype);
-delegateMissing(NodeBodyStream.prototype, ReadableStream.prototype, (self: NodeBodyStream) => NodeBodyStream.real(self));
+/** Decodes as `Body.text()` does: UTF-8, a BOM dropped, malformed bytes replaced. */
+const UTF8 = new TextDecoder();
 
 /**
- * The default reader of a {@link NodeBodyStream}: `read()` and `cancel()` go straight to the
- * bridge's body reader, `releaseLock()` unlocks the stream, `closed` settles when the body ended,
- * failed or was cancelled. Those four are a ReadableStreamDefaultReader's whole interface;
- * `instanceof ReadableStreamDefaultReader` holds.
+ * Every chunk of `reader`, copied into one plain Uint8Array that owns its whole buffer, as
+ * `Body.bytes()` gives (Node hands out Buffers, which may be views of a larger one).
  */
-class NodeStreamReader {
-  readonly #reader: BodyReader;
-  readonly #unlock: () => void;
-  #released = false;
-  /** How `closed` settles, once known: the body ended or was cancelled (null), or failed or the lock was released (the error). */
-  #outcome: { error: unknown } | null | undefined;
-  #closed: { promise: Promise<undefined>; resolve: (value: undefined) => void; reject: (error: unknown) => void } | undefined;
-
-  constructor(reader: BodyReader, unlock: () => void) {
-    this.#reader = reader;
-    this.#unlock = unlock;
+async function readAll(reader: BodyReader): Promise<Uint8Array<ArrayBuffer>> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (let r = await reader.read(); !r.done; r = await reader.read()) {
+    chunks.push(r.value);
+    size += r.value.byteLength;
   }
-
-  read(): Promise<ReadableStreamReadResult<Uint8Array>> {
-    if (this.#released) return Promise.reject(new TypeError('the reader was released'));
-    // Nobody asked for `closed`: the body reader's own promise, no promise of ours per read.
-    if (this.#closed === undefined) return this.#reader.read();
-    return this.#reader.read().then(
-      (result) => {
-        if (result.done) this.#settle(null);
-        return result;
-      },
-      (error: unknown) => {
-        this.#settle({ error });
-        throw error;
-      },
-    );
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
   }
-
-  cancel(reason?: unknown): Promise<void> {
-    if (this.#released) return Promise.reject(new TypeError('the reader was released'));
-    this.#settle(null);
-    return this.#reader.cancel(reason);
-  }
-
-  releaseLock(): void {
-    if (this.#released) return;
-    this.#released = true;
-    // Released: `closed` is a rejected promise from now on, whatever it was (as the platform's).
-    this.#outcome = undefined;
-    this.#closed = undefined;
-    this.#settle({ error: new TypeError('the reader was released') });
-    this.#unlock();
-  }
-
-  get closed(): Promise<undefined> {
-    if (this.#closed === undefined) {
-      let resolve!: (value: undefined) => void;
-      let reject!: (error: unknown) => void;
-      const promise = new Promise<undefined>((res, rej) => ((resolve = res), (reject = rej)));
-      promise.catch(() => {}); // like the platform's: an unobserved rejection is not reported
-      this.#closed = { promise, resolve, reject };
-      // Reads before now were not watched: the body reader knows whether the body ended.
-      if (this.#outcome === undefined && this.#reader.outcome !== undefined) this.#outcome = this.#reader.outcome;
-      if (this.#outcome !== undefined) this.#tell(this.#outcome);
-    }
-    return this.#closed.promise;
-  }
-
-  #settle(outcome: { error: unknown } | null): void {
-    if (this.#outcome !== undefined) return;
-    this.#outcome = outcome;
-    if (this.#closed !== undefined) this.#tell(outcome);
-  }
-
-  #tell(outcome: { error: unknown } | null): void {
-    if (outcome === null) this.#closed!.resolve(undefined);
-    else this.#closed!.reject(outcome.error);
-  }
+  return out;
 }
-Object.setPrototypeOf(NodeStreamReader.prototype, ReadableStreamDefaultReader.prototype);
 
 /**
  * The `Headers` of a Node request, read from `rawHeaders` until something else than `get` or
@@ -363,8 +247,10 @@ class NodeRequest {
   #headers: NodeHeaders | undefined;
   #controller: AbortController | undefined;
   #real: Request | undefined;
+  /** The body's reader, once anyone read the body (the stream or one of the reading methods). */
+  #reader: NodeBodyReader | undefined;
   /** The body stream, once `body` was read (null without a body). */
-  #stream: NodeBodyStream | null | undefined;
+  #stream: ReadableStream<Uint8Array> | null | undefined;
 
   constructor(req: IncomingMessage, res: ServerResponse, url: string, state: BodyState, hasBody: boolean, maxBodyBytes: number) {
     this.#req = req;
@@ -403,15 +289,45 @@ class NodeRequest {
     return this.#controller.signal;
   }
 
-  /** The capped body stream itself: reading a body needs no platform Request. */
+  /** The capped body as a platform ReadableStream (built on first access): reading it needs no platform Request. */
   get body(): ReadableStream<Uint8Array> | null {
-    return this.#real ? this.#real.body : (this.#bodyStream() as unknown as ReadableStream<Uint8Array> | null);
+    if (this.#real) return this.#real.body;
+    if (this.#stream === undefined) this.#stream = this.#hasBody ? bodyStream(this.#bodyReader()) : null;
+    return this.#stream;
   }
 
-  /** Read (or cancelled) once anyone pulled from the stream. */
+  /** Read (or cancelled) once anyone pulled from the body, by its stream or a reading method. */
   get bodyUsed(): boolean {
     if (this.#real) return this.#real.bodyUsed;
-    return this.#stream != null && (this.#state.started || this.#state.cancelled);
+    return this.#reader !== undefined && (this.#state.started || this.#state.cancelled);
+  }
+
+  // The reading methods read the socket straight through the body reader (as srvx's NodeRequest
+  // does): no web stream, whose construction costs more than the rest of a create's own work.
+  // Once the stream was built (or the platform Request), they read through it, as the platform does.
+
+  arrayBuffer(): Promise<ArrayBuffer> {
+    return this.bytes().then((bytes) => (bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : bytes.slice().buffer));
+  }
+
+  bytes(): Promise<Uint8Array<ArrayBuffer>> {
+    if (this.bodyUsed) return Promise.reject(new TypeError('Body is unusable: Body has already been read'));
+    if (this.#real !== undefined || this.#stream != null) {
+      try {
+        return NodeRequest.real(this).bytes();
+      } catch (error) {
+        return Promise.reject(error as Error); // a locked stream cannot make a Request: rejected, as the platform's read is
+      }
+    }
+    return this.#hasBody ? readAll(this.#bodyReader()) : Promise.resolve(new Uint8Array(0));
+  }
+
+  text(): Promise<string> {
+    return this.bytes().then((bytes) => UTF8.decode(bytes));
+  }
+
+  json(): Promise<unknown> {
+    return this.text().then((text) => JSON.parse(text) as unknown);
   }
 
   /** A platform Request following this request's signal. */
@@ -419,11 +335,8 @@ class NodeRequest {
     return new Request(NodeRequest.real(this).clone(), { signal: this.signal });
   }
 
-  #bodyStream(): NodeBodyStream | null {
-    if (this.#stream === undefined) {
-      this.#stream = this.#hasBody ? new NodeBodyStream(new NodeBodyReader(this.#req, this.#state, this.#maxBodyBytes)) : null;
-    }
-    return this.#stream;
+  #bodyReader(): NodeBodyReader {
+    return (this.#reader ??= new NodeBodyReader(this.#req, this.#state, this.#maxBodyBytes));
   }
 
   /**
@@ -436,9 +349,9 @@ class NodeRequest {
         method: self.method,
         headers: NodeHeaders.real(self.headers as unknown as NodeHeaders),
       };
-      const body = self.#bodyStream();
+      const body = self.body;
       if (body) {
-        init.body = NodeBodyStream.real(body);
+        init.body = body;
         init.duplex = 'half';
       }
       self.#real = new Request(self.#url, init);
