@@ -83,13 +83,23 @@ export async function createBrowserStore(options: BrowserStoreOptions): Promise<
 
 function checkSnapshot(snapshot: unknown, own: boolean, pgliteOptions: PagePGliteOptions | undefined): void {
   if (snapshot === undefined) return;
-  if (!(snapshot instanceof Blob || snapshot instanceof Response || snapshot instanceof URL || (typeof snapshot === 'string' && snapshot !== ''))) {
+  if (!(
+    snapshot instanceof Blob ||
+    snapshot instanceof Response ||
+    snapshot instanceof URL ||
+    (typeof snapshot === 'string' && snapshot !== '')
+  )) {
     throw new TypeError(
       `petstore-router/browser: options.snapshot must be the snapshot file's URL (a string or URL), its Response or a Blob (got ${snapshot === null ? 'null' : typeof snapshot})`,
     );
   }
-  if (own) throw new TypeError('petstore-router/browser: options.snapshot starts a PGlite made here; a PGlite of your own (options.pglite) is used as it is');
+  if (own)
+    throw new TypeError(
+      'petstore-router/browser: options.snapshot starts a PGlite made here; a PGlite of your own (options.pglite) is used as it is',
+    );
   if (pgliteOptions?.loadDataDir !== undefined) {
-    throw new TypeError('petstore-router/browser: pass either options.snapshot or PGlite’s own loadDataDir (options.pglite.loadDataDir), not both');
+    throw new TypeError(
+      'petstore-router/browser: pass either options.snapshot or PGlite’s own loadDataDir (options.pglite.loadDataDir), not both',
+    );
   }
 }

@@ -128,7 +128,8 @@ function parseSnapshot(args: string[]): SnapshotCommand {
     throw usage(error instanceof Error ? error.message.split('\n')[0]! : String(error));
   }
   const [file, ...extra] = parsed.positionals;
-  if (file === undefined || file === '') throw usage('snapshot needs the file to write, e.g. petstore-router snapshot public/petstore.snapshot');
+  if (file === undefined || file === '')
+    throw usage('snapshot needs the file to write, e.g. petstore-router snapshot public/petstore.snapshot');
   if (extra.length > 0) throw usage(`snapshot takes one file, got also ${JSON.stringify(extra[0])}`);
   return { kind: 'snapshot', file, gzip: parsed.values.gzip === true };
 }

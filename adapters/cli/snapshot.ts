@@ -14,7 +14,9 @@ export async function runSnapshot(command: SnapshotCommand): Promise<number> {
     bytes = await browserSnapshot({ gzip: command.gzip });
   } catch (error) {
     const missing = /Cannot find (?:package|module) '@electric-sql\/pglite'/.test(describe(error));
-    throw new CliError(missing ? 'snapshot needs PGlite: npm install @electric-sql/pglite' : `cannot make the snapshot: ${describe(error)}`);
+    throw new CliError(
+      missing ? 'snapshot needs PGlite: npm install @electric-sql/pglite' : `cannot make the snapshot: ${describe(error)}`,
+    );
   }
   const temp = `${command.file}.${process.pid}.tmp`;
   try {

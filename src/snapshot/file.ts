@@ -65,7 +65,9 @@ export async function readSnapshotFile(file: Blob): Promise<SnapshotFile | Refus
   if (head[0] === 0x1f && head[1] === 0x8b) file = await new Response(file.stream().pipeThrough(new DecompressionStream('gzip'))).blob();
   const first = new Uint8Array(await file.slice(0, HEADER_MAX).arrayBuffer());
   const end = first.indexOf(0x0a);
-  const [format, key, packageVersion, pgliteVersion, sum, length] = new TextDecoder().decode(first.subarray(0, Math.max(end, 0))).split(' ');
+  const [format, key, packageVersion, pgliteVersion, sum, length] = new TextDecoder()
+    .decode(first.subarray(0, Math.max(end, 0)))
+    .split(' ');
   if (end < 0 || format !== FORMAT || !key || !pgliteVersion || !sum || !length) {
     return refused(`not a snapshot file of this format (${FORMAT}): make it with \`petstore-router snapshot <file>\``);
   }

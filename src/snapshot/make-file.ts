@@ -40,7 +40,9 @@ export async function browserSnapshot(options: BrowserSnapshotOptions = {}): Pro
     await pglite.close();
   }
   if (release === undefined) {
-    throw new Error('petstore-router: this PGlite does not name its release in version() (PGlite 0.5 does); a page could not check the snapshot');
+    throw new Error(
+      'petstore-router: this PGlite does not name its release in version() (PGlite 0.5 does); a page could not check the snapshot',
+    );
   }
   return new Uint8Array(await (await encodeSnapshotFile(tarball, release, options.gzip === true)).arrayBuffer());
 }

@@ -16,7 +16,11 @@ const WHERE = 'petstore-router/browser';
  * @internal A started PGlite for a browser store: from `snapshot` when the directory is new and the
  * file matches this code and the running PGlite, else booted and left to be migrated.
  */
-export async function startPagePGlite(options: PagePGliteOptions | undefined, dataDir: string | undefined, snapshot?: SnapshotSource): Promise<PGlite> {
+export async function startPagePGlite(
+  options: PagePGliteOptions | undefined,
+  dataDir: string | undefined,
+  snapshot?: SnapshotSource,
+): Promise<PGlite> {
   const persistent = dataDir !== undefined && !dataDir.startsWith('memory://');
   const file = snapshot === undefined ? undefined : await fileToLoad(snapshot, persistent ? dataDir : undefined);
   if (file) {
@@ -27,11 +31,16 @@ export async function startPagePGlite(options: PagePGliteOptions | undefined, da
       if (release === file.pgliteVersion || persistent) {
         // In IndexedDB the directory is written by now: PostgreSQL accepted it, as it accepts an
         // existing store after a PGlite upgrade. In memory another PGlite's file is not kept.
-        if (release !== file.pgliteVersion) warn(`the snapshot was made by PGlite ${file.pgliteVersion}, this page runs ${release ?? 'a PGlite that does not name its release'}: make the snapshot again`);
+        if (release !== file.pgliteVersion)
+          warn(
+            `the snapshot was made by PGlite ${file.pgliteVersion}, this page runs ${release ?? 'a PGlite that does not name its release'}: make the snapshot again`,
+          );
         if (persistent) await rememberStore(dataDir);
         return pglite;
       }
-      warn(`not using the snapshot: made by PGlite ${file.pgliteVersion}, this page runs ${release ?? 'a PGlite that does not name its release'}; migrating from scratch`);
+      warn(
+        `not using the snapshot: made by PGlite ${file.pgliteVersion}, this page runs ${release ?? 'a PGlite that does not name its release'}; migrating from scratch`,
+      );
       await pglite.close();
     } catch (error) {
       // PGlite refuses a tarball over an existing database, PostgreSQL a directory of another major version.
