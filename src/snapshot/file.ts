@@ -62,7 +62,7 @@ export async function encodeSnapshotFile(tarball: Blob, pgliteVersion: string, g
  */
 export async function readSnapshotFile(file: Blob): Promise<SnapshotFile | RefusedSnapshotFile> {
   const head = new Uint8Array(await file.slice(0, 2).arrayBuffer());
-  if (head[0] === 0x1f && head[1] === 0x8b) file = await new Response(file.stream().pipeThrough(new DecompressionStream('gzip'))).blob();
+  if (head[0] === 0x1f && head[1] === 0x8b) file = await blobOf(file.stream().pipeThrough(new DecompressionStream('gzip')));
   const first = new Uint8Array(await file.slice(0, HEADER_MAX).arrayBuffer());
   const end = first.indexOf(0x0a);
   const [format, key, packageVersion, pgliteVersion, sum, length] = new TextDecoder()
@@ -93,5 +93,12 @@ async function sha256(bytes: Uint8Array): Promise<string> {
 }
 
 function gzipped(blob: Blob): Promise<Blob> {
-  return new Response(blob.stream().pipeThrough(new CompressionStream('gzip'))).blob();
+  return blobOf(blob.stream().pipeThrough(new CompressionStream('gzip')));
+}
+
+async function blobOf(stream: ReadableStream<Uint8Array>): Promise<Blob> {
+  const parts: Uint8Array<ArrayBuffer>[] = [];
+  const reader = stream.getReader();
+  for (let next = await reader.read(); !next.done; next = await reader.read()) parts.push(next.value as Uint8Array<ArrayBuffer>);
+  return new Blob(parts);
 }

@@ -23,8 +23,8 @@ export interface BrowserSnapshotOptions {
  *
  * @example
  * ```ts
- * import { writeFile } from 'node:fs/promises'
  * import { browserSnapshot } from 'petstore-router/pglite'
+ * // in a build script, with writeFile of node:fs/promises:
  * await writeFile('public/petstore.snapshot', await browserSnapshot())
  * ```
  */

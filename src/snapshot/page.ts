@@ -2,7 +2,7 @@
 // is new: in memory, or an idb:// directory this origin has not opened before (known-stores.ts).
 // A file that does not match this code is never loaded: the store is then migrated from scratch, as
 // without a snapshot, and the console says why (docs/decisions.md, "Snapshot in the browser").
-import type { PGlite } from '@electric-sql/pglite';
+import type { PGliteInstance as PGlite } from '../drivers/pglite/database.js';
 import { type PagePGliteOptions, newPagePGlite, pgliteRelease } from '../drivers/pglite/page.js';
 import { type SnapshotFile, readSnapshotFile } from './file.js';
 import { knownStore, rememberStore } from './known-stores.js';
@@ -83,7 +83,7 @@ async function blobOf(snapshot: SnapshotSource): Promise<Blob> {
   const response = snapshot instanceof Response ? snapshot : await fetch(snapshot);
   if (!response.ok) {
     await response.body?.cancel();
-    throw new Error(`HTTP ${response.status} for ${response.url || String(snapshot)}`);
+    throw new Error(`HTTP ${response.status}${response.url ? ` for ${response.url}` : ''}`);
   }
   return response.blob();
 }
