@@ -33,6 +33,7 @@ export interface SnapshotCommand {
   kind: 'snapshot';
   /** Where to write the snapshot file of `petstore-router/browser`. */
   file: string;
+  /** `--no-gzip`: the tarball uncompressed. */
   gzip: boolean;
 }
 
@@ -123,7 +124,7 @@ function parseMigrate(args: string[], env: NodeJS.ProcessEnv): MigrateCommand {
 function parseSnapshot(args: string[]): SnapshotCommand {
   let parsed;
   try {
-    parsed = parseArgs({ args, options: { gzip: { type: 'boolean' } }, strict: true, allowPositionals: true });
+    parsed = parseArgs({ args, options: { 'no-gzip': { type: 'boolean' } }, strict: true, allowPositionals: true });
   } catch (error) {
     throw usage(error instanceof Error ? error.message.split('\n')[0]! : String(error));
   }
@@ -131,7 +132,7 @@ function parseSnapshot(args: string[]): SnapshotCommand {
   if (file === undefined || file === '')
     throw usage('snapshot needs the file to write, e.g. petstore-router snapshot public/petstore.snapshot');
   if (extra.length > 0) throw usage(`snapshot takes one file, got also ${JSON.stringify(extra[0])}`);
-  return { kind: 'snapshot', file, gzip: parsed.values.gzip === true };
+  return { kind: 'snapshot', file, gzip: parsed.values['no-gzip'] !== true };
 }
 
 function parse<O extends Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>>(args: string[], options: O) {

@@ -90,16 +90,18 @@ async function forgetKnownStores(): Promise<void> {
 }
 
 /**
- * Time from createBrowserStore to the first answer (a list), in memory, with and without the
- * snapshot, `rounds` times each, interleaved so both see the same machine.
+ * Time from createBrowserStore to the first answer (a list), with and without the snapshot,
+ * `rounds` times each, interleaved so both see the same machine: in memory, or (`idb`) each time in
+ * a new idb:// directory, whose first answer waits for the whole directory to be written.
  */
-async function firstAnswers(rounds: number, snapshots: string[]): Promise<Record<string, number[]>> {
+async function firstAnswers(rounds: number, snapshots: string[], idb = false): Promise<Record<string, number[]>> {
   const times: Record<string, number[]> = { none: [] };
   for (const snapshot of snapshots) times[snapshot] = [];
   for (let round = 0; round < rounds; round++) {
-    for (const snapshot of ['none', ...snapshots]) {
+    for (const [index, snapshot] of ['none', ...snapshots].entries()) {
+      const dataDir = idb ? `idb://first-answer-${round}-${index}` : undefined;
       const start = performance.now();
-      const store = await createBrowserStore({ keys: [KEY], ...(snapshot === 'none' ? {} : { snapshot }) });
+      const store = await createBrowserStore({ dataDir, keys: [KEY], ...(snapshot === 'none' ? {} : { snapshot }) });
       const answer = await store.fetch(listRequest());
       if (answer.status !== 200) throw new Error(`first answer ${answer.status}`);
       times[snapshot]!.push(performance.now() - start);
