@@ -16,7 +16,7 @@ migrate   Applies the database migrations to PostgreSQL and exits (serve also do
 openapi   Prints the OpenAPI 3.1 document of the API (JSON) on stdout.
 snapshot  Writes the pre-migrated PGlite snapshot that createBrowserStore({ snapshot }) of
           petstore-router/browser loads, for this release and the installed PGlite, gzipped
-          (about 4.6 MB; --no-gzip: about 40.7 MB). Serve FILE as a static asset.
+          (about 4.5 MB; --no-gzip: 30 to 40 MB). Serve FILE as a static asset.
 
 Options:
   --port N          port to listen on, 0 for any free port (default 8080)
