@@ -7,6 +7,7 @@ import { newPGlite, opened, pgliteKysely } from '../drivers/pglite/database.js';
 import { quietTimers } from '../drivers/pglite/quiet-timers.js';
 import { cachedSnapshot } from '../snapshot/cache.js';
 import type { Database } from '../storage/database.js';
+import { MIGRATION_LOCK_TABLE, MIGRATION_TABLE } from '../storage/migrate.js';
 import { migrationsText } from '../storage/migrations-text.js';
 import { resetDatabase } from '../storage/reset.js';
 
@@ -18,6 +19,24 @@ import { resetDatabase } from '../storage/reset.js';
  */
 const WAL_CONF = ['max_wal_size = 32MB', 'min_wal_size = 32MB'];
 export const CHECKPOINT_EVERY = 256;
+
+/**
+ * postgresql.conf of the shared instance: the WAL bound above, and 16 MB of shared buffers instead
+ * of PostgreSQL's 128 MB. PGlite's data is in memory already, so the buffers only save a copy; 128 MB
+ * were zeroed at every start (about 0.1 s of the first store) and held for the life of the process
+ * (docs/testing.md).
+ */
+const SHARED_CONF = [...WAL_CONF, 'shared_buffers = 16MB'];
+
+/**
+ * Run once on an instance started from the pre-migrated snapshot: its `public` schema holds our
+ * tables as `migrate()` made them, so it becomes the first store's schema at the cost of a rename
+ * (a build of a new one is the slowest step of the first store, docs/testing.md): its migration
+ * bookkeeping dropped, as no test schema keeps any, and an empty `public` put back.
+ */
+const FIRST_SCHEMA = `alter schema public rename to petstore_test_1;
+drop table petstore_test_1.${MIGRATION_TABLE}, petstore_test_1.${MIGRATION_LOCK_TABLE};
+create schema public;`;
 
 interface Instance {
   pglite: PGlite;
@@ -42,11 +61,15 @@ let instance: Promise<Instance> | undefined;
 function shared(): Promise<Instance> {
   instance ??= (async () => {
     // From the pre-migrated snapshot (src/snapshot/cache.ts): no initdb.
-    const pglite = newPGlite({ postgresqlconf: WAL_CONF, loadDataDir: await cachedSnapshot() });
+    const snapshot = await cachedSnapshot();
+    const pglite = newPGlite({ postgresqlconf: SHARED_CONF, loadDataDir: snapshot });
     // Not owned: `admin.destroy()` is never called; the instance lives as long as the process.
     // Each `close()` leaves it without a pending timer (giveBack), so it never keeps Node alive.
     const admin = await opened(pgliteKysely<Database>(pglite, false));
-    return { pglite, admin, free: [], made: 0, closes: 0 };
+    if (snapshot === undefined) return { pglite, admin, free: [], made: 0, closes: 0 };
+    // The snapshot's migrated `public` becomes the first store's schema (FIRST_SCHEMA).
+    await pglite.exec(FIRST_SCHEMA);
+    return { pglite, admin, free: ['petstore_test_1'], made: 1, closes: 0 };
   })().catch((error: unknown) => {
     instance = undefined;
     throw error;

@@ -22,13 +22,19 @@ export async function opened<DB>(db: Kysely<DB>): Promise<Kysely<DB>> {
  * in memory, in `dataDir`, or started from a `dumpDataDir()` tarball; `postgresqlconf`: lines
  * PGlite adds to its postgresql.conf.
  */
-export function newPGlite(options: { dataDir?: string | undefined; loadDataDir?: Blob | File; postgresqlconf?: string[] }): PGlite {
+export function newPGlite(options: {
+  dataDir?: string | undefined;
+  loadDataDir?: Blob | File | undefined;
+  postgresqlconf?: string[];
+  initDbStartParams?: string[];
+}): PGlite {
   // int8 as bigint on instances we create, so ids past 2^53 are exact end to end. One options
   // object: PGlite 0.5 ignores the second argument when the first is not a string, so
   // `new PGlite(undefined, { parsers })` would silently drop the parser.
   const parsers = { [types.INT8]: (v: string) => BigInt(v) };
   const conf = options.loadDataDir ? [...SNAPSHOT_START_CONF, ...(options.postgresqlconf ?? [])] : options.postgresqlconf;
-  return new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, postgresqlconf: conf, parsers });
+  const { dataDir, loadDataDir, initDbStartParams } = options;
+  return new PGlite({ dataDir, loadDataDir, postgresqlconf: conf, initDbStartParams, parsers });
 }
 
 /**
