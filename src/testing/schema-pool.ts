@@ -7,15 +7,15 @@ import { newPGlite, opened, pgliteKysely } from '../drivers/pglite/database.js';
 import { quietTimers } from '../drivers/pglite/quiet-timers.js';
 import { cachedSnapshot } from '../snapshot/cache.js';
 import type { Database } from '../storage/database.js';
-import { MIGRATION_LOCK_TABLE, MIGRATION_TABLE } from '../storage/migrate.js';
 import { migrationsText } from '../storage/migrations-text.js';
 import { resetDatabase } from '../storage/reset.js';
+import { FIRST_SCHEMA, testSnapshot } from './snapshot.js';
 
 /**
- * WAL of the shared instance: at most two 16 MiB segments kept, and a checkpoint every this many
+ * WAL of the shared instance: at most 32 MB of segments kept, and a checkpoint every this many
  * `close()`s. PGlite keeps its WAL in memory and, running as a single-user backend, never
- * checkpoints on its own; each close's TRUNCATE writes WAL, so without this a long suite gained a
- * 16 MiB segment (and more RSS) every thousand or so stores (docs/testing.md).
+ * checkpoints on its own; each close's TRUNCATE writes WAL, so without this a long suite gained
+ * WAL (and RSS) without bound (docs/testing.md).
  */
 const WAL_CONF = ['max_wal_size = 32MB', 'min_wal_size = 32MB'];
 export const CHECKPOINT_EVERY = 256;
@@ -27,16 +27,6 @@ export const CHECKPOINT_EVERY = 256;
  * (docs/testing.md).
  */
 const SHARED_CONF = [...WAL_CONF, 'shared_buffers = 16MB'];
-
-/**
- * Run once on an instance started from the pre-migrated snapshot: its `public` schema holds our
- * tables as `migrate()` made them, so it becomes the first store's schema at the cost of a rename
- * (a build of a new one is the slowest step of the first store, docs/testing.md): its migration
- * bookkeeping dropped, as no test schema keeps any, and an empty `public` put back.
- */
-const FIRST_SCHEMA = `alter schema public rename to petstore_test_1;
-drop table petstore_test_1.${MIGRATION_TABLE}, petstore_test_1.${MIGRATION_LOCK_TABLE};
-create schema public;`;
 
 interface Instance {
   pglite: PGlite;
@@ -60,16 +50,14 @@ let instance: Promise<Instance> | undefined;
 /** The process's shared PGlite, created on first use. A failure is not cached. */
 function shared(): Promise<Instance> {
   instance ??= (async () => {
-    // From the pre-migrated snapshot (src/snapshot/cache.ts): no initdb.
-    const snapshot = await cachedSnapshot();
+    // From the test stores' snapshot (testing/snapshot.ts): no initdb, the first schema built.
+    const snapshot = await cachedSnapshot(testSnapshot);
     const pglite = newPGlite({ postgresqlconf: SHARED_CONF, loadDataDir: snapshot });
     // Not owned: `admin.destroy()` is never called; the instance lives as long as the process.
     // Each `close()` leaves it without a pending timer (giveBack), so it never keeps Node alive.
     const admin = await opened(pgliteKysely<Database>(pglite, false));
     if (snapshot === undefined) return { pglite, admin, free: [], made: 0, closes: 0 };
-    // The snapshot's migrated `public` becomes the first store's schema (FIRST_SCHEMA).
-    await pglite.exec(FIRST_SCHEMA);
-    return { pglite, admin, free: ['petstore_test_1'], made: 1, closes: 0 };
+    return { pglite, admin, free: [FIRST_SCHEMA], made: 1, closes: 0 };
   })().catch((error: unknown) => {
     instance = undefined;
     throw error;
