@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
-import { type PetStore, createPetStore } from 'petstore-router';
-import { apiReference } from 'petstore-router/docs';
-import { type FetchHandler, type Served, nodeResponse, serve } from 'petstore-router/node';
+import type { Kysely } from 'kysely';
+import { type Database, type PetStore, createPetStore } from 'petstore-router';
+import type { FetchHandler, Served } from 'petstore-router/node';
 import type { ServeCommand } from './args.js';
 import { openDatabase } from './database.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, describe } from './errors.js';
@@ -17,6 +17,38 @@ import { exitAfter, nextShutdownSignal } from './signals.js';
 const SHUTDOWN_MS = 10_000;
 const BASE_PATH = '/v1';
 
+/** Long enough for PGlite to reach its first wait (its module and file system loaded, its WebAssembly reading). */
+function startingDelay(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 30));
+}
+
+/** The HTTP side of the server: `petstore-router/node`, and `/docs`'s page when served. */
+interface Http {
+  node: typeof import('petstore-router/node');
+  docs: ReturnType<typeof import('petstore-router/docs').apiReference> | undefined;
+}
+
+/**
+ * Opens the database and loads the HTTP side at once: PGlite's start waits on its WebAssembly
+ * compile and file reads, and the modules load in those waits (a start on an existing data
+ * directory is mostly PGlite's own, docs/performance.md "First store and first start").
+ */
+async function openWithHttp(command: ServeCommand, migrate?: false): Promise<{ db: Kysely<Database>; http: Http }> {
+  const opening = openDatabase(command, migrate);
+  // PGlite's start first: the modules then load in its waits instead of delaying it.
+  await Promise.race([opening.catch(() => {}), startingDelay()]);
+  const loading = Promise.all([import('petstore-router/node'), command.docs ? import('petstore-router/docs') : undefined]);
+  loading.catch(() => {}); // awaited below, once the database is open
+  const db = await opening;
+  try {
+    const [node, docs] = await loading;
+    return { db, http: { node, docs: docs?.apiReference() } };
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+}
+
 /** `serve`: one process, or with `--workers N` a cluster primary (workers run {@link runWorker}). */
 export async function runServe(command: ServeCommand): Promise<number> {
   if (cluster.isWorker) return runWorker(command);
@@ -26,16 +58,16 @@ export async function runServe(command: ServeCommand): Promise<number> {
   try {
     // After the lock: the directory exists, and no other server is generating its key.
     const { keys, generated, kept } = loadKeys(command.keysFile, process.env, command.database === undefined ? command.dataDir : undefined);
-    const db = await openDatabase(command);
+    const { db, http } = await openWithHttp(command);
     try {
       const operating = await startOperating(command, 'single', db);
-      const current = swappableStore(createStore(db, keys, command, operating));
+      const current = swappableStore(createStore(db, keys, command, operating, http));
       // Before the listening line: whoever reads it may send SIGHUP at once.
       reloadOnSighup(command.keysFile, (next) => {
-        current.store = createStore(db, next, command, operating);
+        current.store = createStore(db, next, command, operating, http);
         process.stderr.write(reloadedLine(next.length, command.keysFile!));
       });
-      const served = await listen(current, command);
+      const served = await listen(current, command, http);
       const url = `${served.url}${BASE_PATH}`;
       process.stdout.write(`listening on ${url}\n`);
       if (command.docs) process.stderr.write(docsMessage(url));
@@ -58,12 +90,12 @@ export async function runServe(command: ServeCommand): Promise<number> {
 /** A cluster worker: same command line, keys passed by the primary, schema already migrated. */
 async function runWorker(command: ServeCommand): Promise<number> {
   const { keys } = loadKeys(command.keysFile, process.env);
-  const db = await openDatabase(command, false);
+  const { db, http } = await openWithHttp(command, false);
   try {
     const operating = await startOperating(command, 'worker', db);
-    const current = swappableStore(createStore(db, keys, command, operating));
-    receiveKeysFromPrimary((next) => void (current.store = createStore(db, next, command, operating)));
-    const served = await listen(current, command);
+    const current = swappableStore(createStore(db, keys, command, operating, http));
+    receiveKeysFromPrimary((next) => void (current.store = createStore(db, next, command, operating, http)));
+    const served = await listen(current, command, http);
     process.stderr.write(`petstore-router: worker ${process.pid} listening\n`);
     await nextShutdownSignal();
     operating.drain();
@@ -135,15 +167,21 @@ function swappableStore(store: PetStore): FetchHandler & { store: PetStore } {
   return current;
 }
 
-function createStore(db: Parameters<typeof createPetStore>[0]['db'], keys: string[], command: ServeCommand, operating: Operating) {
+function createStore(
+  db: Parameters<typeof createPetStore>[0]['db'],
+  keys: string[],
+  command: ServeCommand,
+  operating: Operating,
+  http: Http,
+) {
   try {
     return createPetStore({
       db,
       keys,
       basePath: BASE_PATH,
-      createResponse: nodeResponse,
+      createResponse: http.node.nodeResponse,
       rateLimit: command.rateLimit,
-      docs: command.docs && apiReference(),
+      docs: command.docs && http.docs,
       ...operating.storeOptions,
     });
   } catch (error) {
@@ -156,9 +194,13 @@ function docsMessage(url: string): string {
   return `petstore-router: API reference at ${url}/docs\n`;
 }
 
-async function listen(store: FetchHandler, command: ServeCommand): Promise<Served> {
+async function listen(store: FetchHandler, command: ServeCommand, http: Http): Promise<Served> {
   try {
-    return await serve(withIndex(store, BASE_PATH, command.docs), { port: command.port, host: command.host, shutdownTimeout: SHUTDOWN_MS });
+    return await http.node.serve(withIndex(store, BASE_PATH, command.docs), {
+      port: command.port,
+      host: command.host,
+      shutdownTimeout: SHUTDOWN_MS,
+    });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code === 'EADDRINUSE' ? 'the address is already in use' : describe(error);
