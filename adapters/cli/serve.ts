@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import type { Kysely } from 'kysely';
-import { type Database, type PetStore, createPetStore } from 'petstore-router';
+import type { Database, PetStore, PetStoreOptions } from 'petstore-router';
 import type { FetchHandler, Served } from 'petstore-router/node';
 import type { ServeCommand } from './args.js';
 import { openDatabase } from './database.js';
@@ -10,39 +10,40 @@ import { withIndex } from './index-page.js';
 import { generatedKeyMessage, loadKeys } from './keys.js';
 import { lockDataDir } from './lock.js';
 import { type Operating, startOperating, startPrimaryMetrics } from './operating.js';
-import { receiveKeysFromPrimary, reloadOnSighup, reloadedLine, sendKeysToWorkers } from './reload.js';
 import { exitAfter, nextShutdownSignal } from './signals.js';
 
 /** In-flight requests get this long to finish after SIGTERM/SIGINT. */
 const SHUTDOWN_MS = 10_000;
 const BASE_PATH = '/v1';
 
-/** Long enough for PGlite to reach its first wait (its module and file system loaded, its WebAssembly reading). */
-function startingDelay(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 30));
-}
-
-/** The HTTP side of the server: `petstore-router/node`, and `/docs`'s page when served. */
+/** The store and HTTP side of the server, loaded while the database opens (openWithHttp). */
 interface Http {
+  core: typeof import('petstore-router');
   node: typeof import('petstore-router/node');
+  reload: typeof import('./reload.js');
   docs: ReturnType<typeof import('petstore-router/docs').apiReference> | undefined;
 }
 
 /**
- * Opens the database and loads the HTTP side at once: PGlite's start waits on its WebAssembly
- * compile and file reads, and the modules load in those waits (a start on an existing data
- * directory is mostly PGlite's own, docs/performance.md "First store and first start").
+ * Opens the database and loads the store and HTTP side at once: `createPGliteDatabase` starts the
+ * compile of PGlite's WebAssembly (on V8's background threads) before anything else, and the
+ * modules load meanwhile (docs/performance.md, "First store and first start").
  */
 async function openWithHttp(command: ServeCommand, migrate?: false): Promise<{ db: Kysely<Database>; http: Http }> {
+  // PGlite's entry first (it is small and loads Kysely only once the compile has started).
+  if (command.database === undefined) await import('petstore-router/pglite').catch(() => {}); // a failure is openDatabase's to report
   const opening = openDatabase(command, migrate);
-  // PGlite's start first: the modules then load in its waits instead of delaying it.
-  await Promise.race([opening.catch(() => {}), startingDelay()]);
-  const loading = Promise.all([import('petstore-router/node'), command.docs ? import('petstore-router/docs') : undefined]);
+  const loading = Promise.all([
+    import('petstore-router'),
+    import('petstore-router/node'),
+    import('./reload.js'),
+    command.docs ? import('petstore-router/docs') : undefined,
+  ]);
   loading.catch(() => {}); // awaited below, once the database is open
   const db = await opening;
   try {
-    const [node, docs] = await loading;
-    return { db, http: { node, docs: docs?.apiReference() } };
+    const [core, node, reload, docs] = await loading;
+    return { db, http: { core, node, reload, docs: docs?.apiReference() } };
   } catch (error) {
     await db.destroy();
     throw error;
@@ -63,9 +64,9 @@ export async function runServe(command: ServeCommand): Promise<number> {
       const operating = await startOperating(command, 'single', db);
       const current = swappableStore(createStore(db, keys, command, operating, http));
       // Before the listening line: whoever reads it may send SIGHUP at once.
-      reloadOnSighup(command.keysFile, (next) => {
+      http.reload.reloadOnSighup(command.keysFile, (next) => {
         current.store = createStore(db, next, command, operating, http);
-        process.stderr.write(reloadedLine(next.length, command.keysFile!));
+        process.stderr.write(http.reload.reloadedLine(next.length, command.keysFile!));
       });
       const served = await listen(current, command, http);
       const url = `${served.url}${BASE_PATH}`;
@@ -94,7 +95,7 @@ async function runWorker(command: ServeCommand): Promise<number> {
   try {
     const operating = await startOperating(command, 'worker', db);
     const current = swappableStore(createStore(db, keys, command, operating, http));
-    receiveKeysFromPrimary((next) => void (current.store = createStore(db, next, command, operating, http)));
+    http.reload.receiveKeysFromPrimary((next) => void (current.store = createStore(db, next, command, operating, http)));
     const served = await listen(current, command, http);
     process.stderr.write(`petstore-router: worker ${process.pid} listening\n`);
     await nextShutdownSignal();
@@ -117,6 +118,7 @@ async function runPrimary(command: ServeCommand): Promise<number> {
   await (await openDatabase(command)).destroy(); // reachable and migrated, reported once
   const env = generated ? { PETSTORE_API_KEYS: keys[0]! } : {};
   const metrics = await startPrimaryMetrics(command);
+  const { reloadOnSighup, sendKeysToWorkers } = await import('./reload.js');
   reloadOnSighup(command.keysFile, (next) => sendKeysToWorkers(next, command.keysFile!));
   const shutdown = nextShutdownSignal();
   let stopping = false;
@@ -167,15 +169,9 @@ function swappableStore(store: PetStore): FetchHandler & { store: PetStore } {
   return current;
 }
 
-function createStore(
-  db: Parameters<typeof createPetStore>[0]['db'],
-  keys: string[],
-  command: ServeCommand,
-  operating: Operating,
-  http: Http,
-) {
+function createStore(db: PetStoreOptions['db'], keys: string[], command: ServeCommand, operating: Operating, http: Http) {
   try {
-    return createPetStore({
+    return http.core.createPetStore({
       db,
       keys,
       basePath: BASE_PATH,

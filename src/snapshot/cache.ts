@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { holdsDatabase } from './data-dir.js';
 import { migratedSnapshot, snapshotKey } from './snapshot.js';
 
 /** `PETSTORE_SNAPSHOT_CACHE`: a directory to keep the snapshot in, or `off` to boot from scratch. */
@@ -19,7 +20,7 @@ const MAGIC = 'petstore-router-snapshot';
  * existing one is opened as it is).
  */
 export async function startingSnapshot(dataDir: string | undefined, given?: Blob): Promise<Blob | undefined> {
-  if (dataDir !== undefined && existsSync(join(dataDir, 'PG_VERSION'))) return undefined;
+  if (dataDir !== undefined && holdsDatabase(dataDir)) return undefined;
   return given ?? cachedSnapshot();
 }
 

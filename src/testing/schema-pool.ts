@@ -5,6 +5,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { Kysely } from 'kysely';
 import { newPGlite, opened, pgliteKysely } from '../drivers/pglite/database.js';
 import { quietTimers } from '../drivers/pglite/quiet-timers.js';
+import { pgliteWasmModule } from '../drivers/pglite/wasm.js';
 import { cachedSnapshot } from '../snapshot/cache.js';
 import type { Database } from '../storage/database.js';
 import { migrationsText } from '../storage/migrations-text.js';
@@ -51,8 +52,9 @@ let instance: Promise<Instance> | undefined;
 function shared(): Promise<Instance> {
   instance ??= (async () => {
     // From the test stores' snapshot (testing/snapshot.ts): no initdb, the first schema built.
+    const wasm = pgliteWasmModule(); // compiles while the snapshot is read and checked
     const snapshot = await cachedSnapshot(testSnapshot);
-    const pglite = newPGlite({ postgresqlconf: SHARED_CONF, loadDataDir: snapshot });
+    const pglite = newPGlite({ postgresqlconf: SHARED_CONF, loadDataDir: snapshot, pgliteWasmModule: await wasm });
     // Not owned: `admin.destroy()` is never called; the instance lives as long as the process.
     // Each `close()` leaves it without a pending timer (giveBack), so it never keeps Node alive.
     const admin = await opened(pgliteKysely<Database>(pglite, false));
