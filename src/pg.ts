@@ -66,7 +66,7 @@ export type { ReadRouting, ReplicaState, ReplicaStatus } from './drivers/read-vi
  * - A URL or a `pg.PoolConfig`: a Pool is created with safe defaults (every wait on the database
  *   bounded by `maxWaitMs`, 5 s; int8 parsed as bigint for this pool only, never through pg's
  *   global type parsers) and `db.destroy()` ends it. Every statement has a 5 s timeout (the
- *   config's `statement_timeout` to change it, 0 for none), applied through pg's `query_timeout` (the connection of a statement
+ *   config's `statement_timeout` to change it, 0 for none), kept on the client side by the driver (the connection of a statement
  *   that timed out is destroyed), never as a startup parameter, so a pooled URL works as it is.
  * - A `pg.Pool` you created: it stays yours (its parsers and settings are untouched, nothing is
  *   named on it; rows are normalised in our repositories) and `db.destroy()` does not end it.

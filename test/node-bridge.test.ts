@@ -623,4 +623,75 @@ test('a store created with createResponse: nodeResponse answers in lazy Response
   ]);
 });
 
+// The lazy Request's body (adapters/node/request.ts) against a platform Request's: the same bytes
+// and the same rules by every way of reading it, the reading methods (which read the socket
+// directly) and the stream alike.
+test('the lazy request body reads as a platform Request body does, by every way of reading it', async () => {
+  const body = JSON.stringify({ name: 'Rex', note: 'é'.repeat(3000) });
+  const text = (bytes: ArrayBuffer | Uint8Array) => Buffer.from(bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes)).toString();
+  const twice = async (request: Request, read: () => Promise<unknown>) => {
+    const first = await read();
+    const used = request.bodyUsed;
+    const again = await read().then(
+      () => 'read again',
+      (error: Error) => error.name,
+    );
+    return { first, used, again };
+  };
+  const ways: Record<string, (request: Request) => Promise<unknown>> = {
+    arrayBuffer: (r) => twice(r, async () => text(await r.arrayBuffer())),
+    bytes: (r) =>
+      twice(r, async () => {
+        const bytes = await r.bytes();
+        return [bytes instanceof Uint8Array, bytes.byteOffset, bytes.buffer.byteLength === bytes.byteLength, text(bytes)];
+      }),
+    text: (r) => twice(r, () => r.text()),
+    json: (r) => twice(r, () => r.json()),
+    'stream reader': async (r) => {
+      const reader = r.body!.getReader();
+      const parts: Uint8Array[] = [];
+      for (let c = await reader.read(); !c.done; c = await reader.read()) parts.push(c.value);
+      return [Buffer.concat(parts).toString(), r.bodyUsed];
+    },
+    'stream, then a reading method': async (r) => {
+      const reader = r.body!.getReader();
+      await reader.read();
+      reader.releaseLock();
+      return r.text().then(
+        () => 'read',
+        (error: Error) => error.name,
+      );
+    },
+    'async iteration': async (r) => {
+      const parts: Uint8Array[] = [];
+      for await (const part of r.body as unknown as AsyncIterable<Uint8Array>) parts.push(part);
+      return Buffer.concat(parts).toString();
+    },
+    'a copy (new Request with this body, as a proxy makes)': async (r) =>
+      new Request('http://x/', { method: 'POST', body: r.body, duplex: 'half' } as RequestInit).text(),
+  };
+  const lazy: Record<string, unknown> = {};
+  const handler: FetchHandler = {
+    fetch: async (request) => {
+      const way = new URL(request.url).searchParams.get('way')!;
+      lazy[way] = await ways[way]!(request);
+      return new Response(null, { status: 204 });
+    },
+  };
+  await withServer(handler, async (port) => {
+    for (const way of Object.keys(ways)) {
+      const length = Buffer.byteLength(body);
+      const answer = await raw(
+        port,
+        `POST /x?way=${encodeURIComponent(way)} HTTP/1.1\r\nHost: x\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n${body}`,
+      );
+      assert.match(answer, /^HTTP\/1\.1 204 /, way);
+    }
+  });
+  for (const [way, read] of Object.entries(ways)) {
+    const platform = await read(new Request('http://x/', { method: 'POST', body }));
+    assert.equal(lazy[way], platform, way);
+  }
+});
+
 test.run();

@@ -6,7 +6,9 @@
  * Only the class's own public prototype is read: no instance internals.
  */
 export function delegateMissing<W extends object, T extends object>(target: W, source: object, real: (self: W) => T): void {
-  for (const key of [...Object.getOwnPropertyNames(source), Symbol.iterator]) {
+  // Every named member, and the two well-known symbols these classes define (Headers'
+  // Symbol.iterator, ReadableStream's Symbol.asyncIterator): public members only.
+  for (const key of [...Object.getOwnPropertyNames(source), Symbol.iterator, Symbol.asyncIterator]) {
     if (key === 'constructor' || Object.hasOwn(target, key) || !Object.hasOwn(source, key)) continue;
     const desc = Object.getOwnPropertyDescriptor(source, key)!;
     if (desc.get) {

@@ -78,10 +78,14 @@ export class NodeBodyReader implements BodyReader {
     return new Promise((resolve, reject) => (this.#waiter = { resolve, reject }));
   }
 
+  /** Stops reading; a read still waiting ends (done), as a cancelled stream's pending read does. */
   cancel(): Promise<void> {
     this.#state.cancelled = true;
     this.#queue = [];
     this.#finish();
+    const waiter = this.#waiter;
+    this.#waiter = undefined;
+    waiter?.resolve({ done: true, value: undefined });
     return Promise.resolve();
   }
 
@@ -157,6 +161,29 @@ export function bodyStream(reader: BodyReader): ReadableStream<Uint8Array> {
   );
 }
 
+/** Decodes as `Body.text()` does: UTF-8, a BOM dropped, malformed bytes replaced. */
+const UTF8 = new TextDecoder();
+
+/**
+ * Every chunk of `reader`, copied into one plain Uint8Array that owns its whole buffer, as
+ * `Body.bytes()` gives (Node hands out Buffers, which may be views of a larger one).
+ */
+async function readAll(reader: BodyReader): Promise<Uint8Array<ArrayBuffer>> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (let r = await reader.read(); !r.done; r = await reader.read()) {
+    chunks.push(r.value);
+    size += r.value.byteLength;
+  }
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
 /**
  * The `Headers` of a Node request, read from `rawHeaders` until something else than `get` or
  * `has` is asked: those two scan the raw list (the values of every field of that name joined with
@@ -220,6 +247,8 @@ class NodeRequest {
   #headers: NodeHeaders | undefined;
   #controller: AbortController | undefined;
   #real: Request | undefined;
+  /** The body's reader, once anyone read the body (the stream or one of the reading methods). */
+  #reader: NodeBodyReader | undefined;
   /** The body stream, once `body` was read (null without a body). */
   #stream: ReadableStream<Uint8Array> | null | undefined;
 
@@ -260,15 +289,45 @@ class NodeRequest {
     return this.#controller.signal;
   }
 
-  /** The capped body stream itself: reading a body needs no platform Request. */
+  /** The capped body as a platform ReadableStream (built on first access): reading it needs no platform Request. */
   get body(): ReadableStream<Uint8Array> | null {
-    return this.#real ? this.#real.body : this.#bodyStream();
+    if (this.#real) return this.#real.body;
+    if (this.#stream === undefined) this.#stream = this.#hasBody ? bodyStream(this.#bodyReader()) : null;
+    return this.#stream;
   }
 
-  /** Read (or cancelled) once anyone pulled from the stream. */
+  /** Read (or cancelled) once anyone pulled from the body, by its stream or a reading method. */
   get bodyUsed(): boolean {
     if (this.#real) return this.#real.bodyUsed;
-    return this.#stream != null && (this.#state.started || this.#state.cancelled);
+    return this.#reader !== undefined && (this.#state.started || this.#state.cancelled);
+  }
+
+  // The reading methods read the socket straight through the body reader (as srvx's NodeRequest
+  // does): no web stream, whose construction costs more than the rest of a create's own work.
+  // Once the stream was built (or the platform Request), they read through it, as the platform does.
+
+  arrayBuffer(): Promise<ArrayBuffer> {
+    return this.bytes().then((bytes) => (bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : bytes.slice().buffer));
+  }
+
+  bytes(): Promise<Uint8Array<ArrayBuffer>> {
+    if (this.bodyUsed) return Promise.reject(new TypeError('Body is unusable: Body has already been read'));
+    if (this.#real !== undefined || this.#stream != null) {
+      try {
+        return NodeRequest.real(this).bytes();
+      } catch (error) {
+        return Promise.reject(error as Error); // a locked stream cannot make a Request: rejected, as the platform's read is
+      }
+    }
+    return this.#hasBody ? readAll(this.#bodyReader()) : Promise.resolve(new Uint8Array(0));
+  }
+
+  text(): Promise<string> {
+    return this.bytes().then((bytes) => UTF8.decode(bytes));
+  }
+
+  json(): Promise<unknown> {
+    return this.text().then((text) => JSON.parse(text) as unknown);
   }
 
   /** A platform Request following this request's signal. */
@@ -276,11 +335,8 @@ class NodeRequest {
     return new Request(NodeRequest.real(this).clone(), { signal: this.signal });
   }
 
-  #bodyStream(): ReadableStream<Uint8Array> | null {
-    if (this.#stream === undefined) {
-      this.#stream = this.#hasBody ? bodyStream(new NodeBodyReader(this.#req, this.#state, this.#maxBodyBytes)) : null;
-    }
-    return this.#stream;
+  #bodyReader(): NodeBodyReader {
+    return (this.#reader ??= new NodeBodyReader(this.#req, this.#state, this.#maxBodyBytes));
   }
 
   /**
@@ -293,7 +349,7 @@ class NodeRequest {
         method: self.method,
         headers: NodeHeaders.real(self.headers as unknown as NodeHeaders),
       };
-      const body = self.#bodyStream();
+      const body = self.body;
       if (body) {
         init.body = body;
         init.duplex = 'half';

@@ -5,12 +5,13 @@
  */
 
 // SQLSTATE classes: 08 connection exception, 57P01-57P03 shutdown / cannot connect now,
-// 53300 too many connections, 57014 statement timeout; pg's `query_timeout` ("Query read timeout"):
+// 53300 too many connections, 57014 statement timeout; the pg driver's statement timeout
+// ("statement timeout: ...", drivers/pg/timeout.ts) and pg's `query_timeout` ("Query read timeout"):
 // a slow database, answered as busy.
 const UNAVAILABLE_SQLSTATE = /^(?:08...|57P0[123]|53300|57014)$/;
 const UNAVAILABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'EAI_AGAIN']);
 const UNAVAILABLE_MESSAGE =
-  /Connection terminated|Query read timeout|timeout exceeded when trying to connect|Client has encountered a connection error|connection is closed|PGlite is closed|PGlite instance is already closed|Cannot use a pool after calling end|driver has already been destroyed/i;
+  /Connection terminated|Query read timeout|^statement timeout: |timeout exceeded when trying to connect|Client has encountered a connection error|connection is closed|PGlite is closed|PGlite instance is already closed|Cannot use a pool after calling end|driver has already been destroyed/i;
 
 /** True when `error` (or its cause chain) says the database is unreachable. */
 export function isDatabaseUnavailable(error: unknown): boolean {

@@ -7,8 +7,10 @@
  * generated inputs.
  */
 
-/** A host name whose last label is not a number (an IPv4 parse), or a canonical IPv4 address. */
-const PLAIN_HOST = /^(?:(?:[a-z0-9-]+\.)*[a-z][a-z0-9-]*|(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d))$/;
+/** A host name whose last label is not a number (an IPv4 parse). */
+const PLAIN_NAME = /^(?:[a-z0-9-]+\.)*[a-z][a-z0-9-]*$/;
+/** A canonical IPv4 address. */
+const PLAIN_IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
 /** A port without leading zeros (`080` is 80). */
 const PLAIN_PORT = /^[1-9]\d{0,4}$/;
 /** Path and query characters `new URL()` keeps as they are (`'` is encoded in a query, so not here). */
@@ -30,7 +32,11 @@ export function isPlainUrl(scheme: string, host: string, target: string): boolea
 function isPlainHost(scheme: string, host: string): boolean {
   const colon = host.indexOf(':');
   const name = colon === -1 ? host : host.slice(0, colon);
-  if (!PLAIN_HOST.test(name) || name.includes('xn--')) return false;
+  // An address ends in a digit, a plain name in a letter, digit or '-' after a letter: one
+  // pattern each, chosen by the last character, so neither backtracks through the other.
+  const last = name.charCodeAt(name.length - 1);
+  const plain = last >= 0x30 && last <= 0x39 ? PLAIN_IPV4.test(name) || PLAIN_NAME.test(name) : PLAIN_NAME.test(name);
+  if (!plain || name.includes('xn--')) return false;
   if (colon === -1) return true;
   const port = host.slice(colon + 1);
   return PLAIN_PORT.test(port) && Number(port) <= 65_535 && port !== (scheme === 'http' ? '80' : scheme === 'https' ? '443' : '');

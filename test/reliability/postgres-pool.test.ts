@@ -25,49 +25,56 @@ postgresTest(
   },
 );
 
-postgresTest(
-  test,
-  "a slow query is cut by the statement timeout (here 1 s, pg's query_timeout): its connection is dropped, the API answers 503 + Retry-After",
-  async (url) => {
-    const target = await freshDatabase(url, 'slow');
-    const db = await createPostgresDatabase({ connectionString: target.url, statement_timeout: 1_000, max: 2 });
-    const locker = await createPostgresDatabase(target.url, { migrate: false });
-    try {
-      let started = performance.now();
-      const error = await sql`select pg_sleep(5)`.execute(db).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      const sleptMs = performance.now() - started;
-      assert.ok(isDatabaseUnavailable(error), 'answered as busy (503), not as a bug (500)');
-      assert.ok(sleptMs < 3_000, `pg_sleep(5) was cut after ${Math.round(sleptMs)} ms`);
+// The driver's statement timeout (one timer per pool, src/drivers/pg/timeout.ts) and its plain
+// form, pg's own query_timeout (the bench's `statement-deadlines` switch): the same observable behaviour.
+for (const [form, timeout] of [
+  ["the driver's statement timeout", { statement_timeout: 1_000 }],
+  ["pg's own query_timeout (the plain form)", { statement_timeout: false, query_timeout: 1_000 }],
+] as const) {
+  postgresTest(
+    test,
+    `a slow query is cut by ${form} (here 1 s): its connection is dropped, the API answers 503 + Retry-After`,
+    async (url) => {
+      const target = await freshDatabase(url, 'slow');
+      const db = await createPostgresDatabase({ connectionString: target.url, ...timeout, max: 2 });
+      const locker = await createPostgresDatabase(target.url, { migrate: false });
+      try {
+        let started = performance.now();
+        const error = await sql`select pg_sleep(5)`.execute(db).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        const sleptMs = performance.now() - started;
+        assert.ok(isDatabaseUnavailable(error), 'answered as busy (503), not as a bug (500)');
+        assert.ok(sleptMs < 3_000, `pg_sleep(5) was cut after ${Math.round(sleptMs)} ms`);
 
-      // Through the API: a lock held elsewhere stalls every query on the table.
-      const store = createPetStore({ db, keys: [KEY], onError: () => {} });
-      const get = () => store.fetch(new Request('http://petstore.test/v1/pets', { headers: { authorization: `Bearer ${KEY}` } }));
-      await locker.connection().execute(async (conn) => {
-        await sql`begin`.execute(conn);
-        await sql`lock table petstore_pets in access exclusive mode`.execute(conn);
-        // Twice the pool's size: a stalled query must not keep its connection after the timeout.
-        for (let i = 0; i < 4; i++) {
-          started = performance.now();
-          const res = await within(get(), 5_000, 'GET /pets while the table is locked');
-          const ms = performance.now() - started;
-          assert.is(res.status, 503);
-          assert.match(res.headers.get('retry-after') ?? '', /^[1-9][0-9]*$/);
-          assert.is(((await res.json()) as { code: string }).code, 'service_unavailable');
-          assert.ok(ms < 3_000, `answered after ${Math.round(ms)} ms`);
-        }
-        await sql`rollback`.execute(conn);
-      });
-      assert.is((await within(get(), 5_000, 'GET /pets after the lock')).status, 200, 'the pool works again');
-    } finally {
-      await locker.destroy();
-      await db.destroy();
-      await target.drop();
-    }
-  },
-);
+        // Through the API: a lock held elsewhere stalls every query on the table.
+        const store = createPetStore({ db, keys: [KEY], onError: () => {} });
+        const get = () => store.fetch(new Request('http://petstore.test/v1/pets', { headers: { authorization: `Bearer ${KEY}` } }));
+        await locker.connection().execute(async (conn) => {
+          await sql`begin`.execute(conn);
+          await sql`lock table petstore_pets in access exclusive mode`.execute(conn);
+          // Twice the pool's size: a stalled query must not keep its connection after the timeout.
+          for (let i = 0; i < 4; i++) {
+            started = performance.now();
+            const res = await within(get(), 5_000, 'GET /pets while the table is locked');
+            const ms = performance.now() - started;
+            assert.is(res.status, 503);
+            assert.match(res.headers.get('retry-after') ?? '', /^[1-9][0-9]*$/);
+            assert.is(((await res.json()) as { code: string }).code, 'service_unavailable');
+            assert.ok(ms < 3_000, `answered after ${Math.round(ms)} ms`);
+          }
+          await sql`rollback`.execute(conn);
+        });
+        assert.is((await within(get(), 5_000, 'GET /pets after the lock')).status, 200, 'the pool works again');
+      } finally {
+        await locker.destroy();
+        await db.destroy();
+        await target.drop();
+      }
+    },
+  );
+}
 
 postgresTest(
   test,

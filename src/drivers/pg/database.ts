@@ -6,7 +6,7 @@ import type { DatabaseWithStatements, StatementRunner } from '../statements.js';
 import { borrowedPool, lender, ownPool, statementPool } from './pool.js';
 import { poolStatementRunner } from './pool-runner.js';
 import { boundConfig, checkMaxWait } from './partition.js';
-import { timeoutConfig } from './timeout.js';
+import { StatementDeadlines } from './timeout.js';
 import { withReadReplicas } from './with-replicas.js';
 
 /** What `createPostgresDatabase` connects to: a URL, a pool config, or a `pg.Pool` you own. */
@@ -81,9 +81,10 @@ export function openPostgres<DB>(source: PostgresSource, options: OpenOptions): 
   const { statement_timeout: timeout, ...config } = typeof source === 'string' ? { connectionString: source } : source;
   // The statement timeout is the statement part of the partition bound unless the config sets one.
   const timeoutMs = timeout === false ? 0 : (timeout ?? maxWaitMs);
-  const pool = ownPool({ ...boundConfig(maxWaitMs), ...timeoutConfig(timeoutMs), ...config });
-  const lend = lender(pool, { naming: options.preparedStatements !== false });
-  const kyselyPool = statementPool(pool, lend);
+  const pool = ownPool({ ...boundConfig(maxWaitMs), ...config });
+  const deadlines = timeoutMs > 0 ? new StatementDeadlines(timeoutMs) : undefined;
+  const lend = lender(pool, { naming: options.preparedStatements !== false, deadlines });
+  const kyselyPool = statementPool(pool, lend, deadlines);
   const replicas = withReadReplicas<DB>(options.readReplicas ?? [], config, lend, {
     maxLagMs: options.maxReplicaLagMs ?? DEFAULT_MAX_REPLICA_LAG_MS,
     statementTimeoutMs: timeoutMs,

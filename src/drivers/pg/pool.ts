@@ -1,6 +1,7 @@
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import { type PoolStatements, StatementClient } from './statement-client.js';
+import type { StatementDeadlines } from './timeout.js';
 
 const INT8_OID = 20;
 
@@ -8,8 +9,8 @@ const INT8_OID = 20;
  * A pg.Pool of ours with safe defaults: connect timeout 5 s, int8 parsed as bigint for this pool
  * only (never through pg's global type parsers), and an 'error' listener. Nothing beyond the
  * caller's own settings is sent as a startup parameter: a transaction-mode pooler refuses most of
- * them (PgBouncer's defaults refuse `statement_timeout`), so the statement timeout is pg's
- * client-side `query_timeout` instead (timeout.ts).
+ * them (PgBouncer's defaults refuse `statement_timeout`), so the statement timeout is kept on the
+ * client side instead (timeout.ts).
  */
 export function ownPool(config: pg.PoolConfig): pg.Pool {
   const pool = new pg.Pool({
@@ -70,9 +71,9 @@ export function lender(pool: pg.Pool, statements: PoolStatements): Lend {
  * What Kysely's PostgresDialect sees of a pool of ours (its structural `PostgresPool`): clients
  * wrapped in a {@link StatementClient}, one per pg client so Kysely keeps one connection object per
  * client. `end()` ends the pool once, whoever asks first (Kysely's driver, or the database
- * object's `destroy()` when only the statement runner used the pool).
+ * object's `destroy()` when only the statement runner used the pool), and stops its deadlines' timer.
  */
-export function statementPool(pool: pg.Pool, lend: Lend): PostgresPool & { end(): Promise<void> } {
+export function statementPool(pool: pg.Pool, lend: Lend, deadlines?: StatementDeadlines): PostgresPool & { end(): Promise<void> } {
   let ended: Promise<void> | undefined;
   return {
     connect() {
@@ -82,7 +83,10 @@ export function statementPool(pool: pg.Pool, lend: Lend): PostgresPool & { end()
         lend((error, client) => (error ? reject(error) : resolve(client as unknown as PostgresPoolClient)));
       });
     },
-    end: () => (ended ??= pool.end()),
+    end: () => {
+      deadlines?.close();
+      return (ended ??= pool.end());
+    },
     options: pool.options,
   };
 }

@@ -1,7 +1,8 @@
 import pg from 'pg';
 import type { ReplicaState, ReplicaStatus } from '../read-view.js';
-import { guardClient, ownPool } from './pool.js';
-import { timeoutConfig } from './timeout.js';
+import { type Lend, lender, ownPool } from './pool.js';
+import type { StatementClient } from './statement-client.js';
+import { StatementDeadlines } from './timeout.js';
 import { CHECK_SQL, caughtUp, checkThenRead } from './replica-read.js';
 
 /** How long a replica has to connect; past it the read runs on the primary. */
@@ -14,7 +15,8 @@ export type ReplicaAnswer = { rows: unknown[] } | undefined;
  * One read replica: its pool (ours, created from its URL or config), its state and its counters.
  * Its statements are the check of the position and the read (replica-read.ts), never named (a
  * pooler in front of it may lend any backend), rows as arrays for the store's prepared statements and
- * as objects for anything else, as on the primary.
+ * as objects for anything else, as on the primary. Its clients are lent as the primary's are
+ * (pool.ts), with the same statement timeout (timeout.ts).
  */
 export class Replica {
   readonly name: string;
@@ -25,19 +27,22 @@ export class Replica {
   behind = 0;
   failures = 0;
   readonly #pool: pg.Pool;
+  readonly #deadlines: StatementDeadlines | undefined;
+  readonly #lend: Lend;
 
   constructor(source: string | pg.PoolConfig, statementTimeoutMs: number) {
     const config = typeof source === 'string' ? { connectionString: source } : source;
     this.name = replicaName(config);
     this.#pool = ownPool({
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-      // A client-side bound (nothing sent at connect, so a pooler in front accepts it): a replica
-      // that stops answering costs a read this long, then the read runs on the primary.
-      ...timeoutConfig(statementTimeoutMs),
       ...config,
       // The probe uses this pool every few seconds: idle, it must not keep the process alive.
       allowExitOnIdle: true,
     });
+    // A client-side bound (nothing sent at connect, so a pooler in front accepts it): a replica
+    // that stops answering costs a read this long, then the read runs on the primary.
+    this.#deadlines = statementTimeoutMs > 0 ? new StatementDeadlines(statementTimeoutMs) : undefined;
+    this.#lend = lender(this.#pool, { naming: false, deadlines: this.#deadlines });
   }
 
   get status(): ReplicaStatus {
@@ -52,26 +57,33 @@ export class Replica {
    */
   async read(lsn: string, sql: string, parameters: readonly unknown[], arrayRows: boolean): Promise<ReplicaAnswer> {
     const rowMode = arrayRows ? 'array' : undefined;
-    // Guarded: a replica stopping while the client is out must not crash the process.
-    const client = guardClient(await this.#pool.connect());
-    let broken: Error | undefined;
+    // Guarded (pool.ts): a replica stopping while the client is out must not crash the process.
+    const client = await this.#client();
+    let broken = false;
     try {
       const both = checkThenRead(lsn, sql, parameters);
       if (both !== undefined) {
-        const results = (await client.query({ text: both, rowMode } as pg.QueryConfig)) as unknown as pg.QueryResult[];
+        const results = await client.send<pg.QueryResult[]>({ text: both, rowMode } as pg.QueryConfig);
         if (!this.#passed(caughtUp(results[0]?.rows[0]))) return undefined;
         return { rows: results[1]!.rows };
       }
-      const check = await client.query({ text: CHECK_SQL, values: [lsn], rowMode } as pg.QueryConfig);
+      const check = await client.send<pg.QueryResult>({ text: CHECK_SQL, values: [lsn], rowMode } as pg.QueryConfig);
       if (!this.#passed(caughtUp(check.rows[0]))) return undefined;
-      return { rows: (await client.query({ text: sql, values: parameters as unknown[], rowMode } as pg.QueryConfig)).rows };
+      const read = await client.send<pg.QueryResult>({ text: sql, values: parameters as unknown[], rowMode } as pg.QueryConfig);
+      return { rows: read.rows };
     } catch (error) {
-      broken = error as Error;
+      broken = true;
       throw error;
     } finally {
       // A client whose statement failed or timed out is dropped, not lent again.
       client.release(broken);
     }
+  }
+
+  #client(): Promise<StatementClient> {
+    return new Promise((resolve, reject) =>
+      this.#lend((error, client) => (error || !client ? reject(error ?? new Error('no client')) : resolve(client))),
+    );
   }
 
   /**
@@ -103,11 +115,22 @@ export class Replica {
 
   /** The probe's query: has it replayed `lsn`; undefined for a server that is not a standby. */
   async replayed(lsn: string): Promise<boolean | undefined> {
-    const { rows } = await this.#pool.query<{ standby: boolean }>(`${CHECK_SQL}, pg_is_in_recovery() as standby`, [lsn]);
-    return rows[0]?.standby === true ? caughtUp(rows[0]) : undefined;
+    const client = await this.#client();
+    let broken = false;
+    try {
+      const text = `${CHECK_SQL}, pg_is_in_recovery() as standby`;
+      const { rows } = await client.send<pg.QueryResult<{ standby: boolean }>>({ text, values: [lsn] });
+      return rows[0]?.standby === true ? caughtUp(rows[0]) : undefined;
+    } catch (error) {
+      broken = true;
+      throw error;
+    } finally {
+      client.release(broken);
+    }
   }
 
   end(): Promise<void> {
+    this.#deadlines?.close();
     return this.#pool.end();
   }
 }

@@ -1,12 +1,14 @@
 import type { PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
 import type { PreparedStatement } from '../statements.js';
-import { mustDestroy } from './timeout.js';
+import { type StatementDeadlines, type StatementTimeoutError, type TimedStatement, mustDestroy } from './timeout.js';
 
 /** What one pool of ours decided about its statements; shared by all its clients. */
 export interface PoolStatements {
   /** Name the store's statements (off up front with `preparedStatements: false`, or after a pooler refused one). */
   naming: boolean;
+  /** The pool's statement timeout (timeout.ts), if it has one. */
+  readonly deadlines: StatementDeadlines | undefined;
 }
 
 /** SQLSTATEs of a named statement missing on, or already defined by another client on, the backend a pooler lent. */
@@ -15,7 +17,7 @@ const STATEMENT_NAME_CONFLICT = new Set(['26000', '42P05']);
 /** pg's query callback: an error (pg passes null for none), or the result. */
 export type Callback<R> = (error: Error | null | undefined, result: PostgresQueryResult<R> | undefined) => void;
 
-type Query = (config: string | pg.QueryConfig | pg.QueryArrayConfig, values: unknown[], callback: Callback<unknown>) => void;
+type Query = (config: string | pg.QueryConfig | pg.QueryArrayConfig, values: unknown[] | undefined, callback: Callback<unknown>) => void;
 
 /**
  * A pg PoolClient as Kysely's `PostgresPoolClient` sees it (every query passes through as Kysely
@@ -30,11 +32,19 @@ type Query = (config: string | pg.QueryConfig | pg.QueryArrayConfig, values: unk
  * never run inside a transaction (the runner lends a client of its own), so a refusal aborts none.
  *
  * A query that timed out (timeout.ts) marks the client: it is destroyed when released.
+ *
+ * One statement at a time per connection (Kysely's connection and the runner send one, then wait),
+ * so the answer's callback is one field, and the callback pg is given is one function per client,
+ * not a closure per query.
  */
-export class StatementClient {
+export class StatementClient implements TimedStatement {
   #released = false;
   /** The timeout's error once a statement on this connection timed out: the connection may be stuck. */
   #broken: Error | undefined;
+  /** Who waits for the statement in flight; undefined when none is, or once it timed out. */
+  #callback: Callback<unknown[]> | undefined;
+  /** When the statement in flight was sent (performance.now()), for the pool's deadlines. */
+  sentAt = 0;
 
   constructor(
     private readonly client: pg.PoolClient,
@@ -44,6 +54,13 @@ export class StatementClient {
   query<R>(text: string, values: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> {
     return new Promise<PostgresQueryResult<R>>((resolve, reject) => {
       this.#send(text, values as unknown[], (error, result) => (error ? reject(error) : resolve(result as PostgresQueryResult<R>)));
+    });
+  }
+
+  /** Any query config of pg's (text, values, rowMode), in promise form: the replica's reads. */
+  send<T>(config: pg.QueryConfig): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.#send(config, config.values as unknown[], (error, result) => (error ? reject(error) : resolve(result as T)));
     });
   }
 
@@ -71,21 +88,41 @@ export class StatementClient {
     this.client.release(destroy === true || this.#broken !== undefined);
   }
 
-  #send(config: string | pg.QueryConfig | pg.QueryArrayConfig, values: unknown[], callback: Callback<unknown[]>): void {
+  #send(config: string | pg.QueryConfig | pg.QueryArrayConfig, values: unknown[] | undefined, callback: Callback<unknown[]>): void {
     // pg's documented callback form: its promise form wraps every query in two more promises.
     // A connection whose statement timed out answers nothing more in time (pg would queue behind
     // the stuck statement): fail at once, so a transaction's ROLLBACK does not wait a second bound.
     if (this.#broken !== undefined) return callback(this.#broken, undefined);
+    if (this.#callback !== undefined) {
+      return callback(new Error('petstore-router: a statement was sent on a connection whose last statement has not answered'), undefined);
+    }
+    this.#callback = callback;
+    this.statements.deadlines?.started(this);
     // eslint-disable-next-line @typescript-eslint/unbound-method -- called with the client as `this` below
     const query = this.client.query as unknown as Query;
-    const done: Callback<unknown> = (error, result) => {
-      if (error && mustDestroy(error)) this.#broken = error;
-      callback(error, result as PostgresQueryResult<unknown[]> | undefined);
-    };
     try {
-      query.call(this.client, config, values, done);
+      query.call(this.client, config, values, this.#answered);
     } catch (error) {
-      done(error as Error, undefined);
+      this.#answered(error as Error, undefined);
     }
+  }
+
+  /** pg's answer to the statement in flight; ignored when the statement timed out first. */
+  readonly #answered: Callback<unknown> = (error, result) => {
+    const callback = this.#callback;
+    if (callback === undefined) return;
+    this.#callback = undefined;
+    this.statements.deadlines?.ended(this);
+    if (error && mustDestroy(error)) this.#broken = error;
+    callback(error, result as PostgresQueryResult<unknown[]> | undefined);
+  };
+
+  /** The pool's deadlines: the statement in flight got no answer in time. */
+  timedOut(error: StatementTimeoutError): void {
+    const callback = this.#callback;
+    if (callback === undefined) return;
+    this.#callback = undefined;
+    this.#broken = error;
+    callback(error, undefined);
   }
 }

@@ -10,13 +10,15 @@
  *   headers and body stream copied), as an eager bridge would hand it.
  * - `prepared`: the database is Kysely on a `pg.Pool` of the bench's own (no statement runner:
  *   statements unnamed, rows as objects, through Kysely's executor).
+ * - `statement-deadlines`: the pool's statement timeout (5 s) is pg's own `query_timeout` (a timer
+ *   per query) instead of the driver's one timer per pool (src/drivers/pg/timeout.ts).
  */
 import pg from 'pg';
 import { createPetStore } from 'petstore-router';
 import { nodeResponse, serve } from 'petstore-router/node';
 import { createPostgresDatabase } from 'petstore-router/pg';
 
-export const FAST_PATHS = ['node-response', 'lazy-request', 'prepared'] as const;
+export const FAST_PATHS = ['node-response', 'lazy-request', 'prepared', 'statement-deadlines'] as const;
 
 const argv = process.argv.slice(2);
 const flag = (name: string) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : undefined);
@@ -25,7 +27,9 @@ for (const name of off) if (!(FAST_PATHS as readonly string[]).includes(name)) t
 const url = flag('database') ?? process.env.DATABASE_URL!;
 const db = off.has('prepared')
   ? await createPostgresDatabase(new pg.Pool({ connectionString: url, max: 10 }))
-  : await createPostgresDatabase(url);
+  : off.has('statement-deadlines')
+    ? await createPostgresDatabase({ connectionString: url, statement_timeout: false, query_timeout: 5_000 })
+    : await createPostgresDatabase(url);
 const store = createPetStore({
   db,
   keys: (process.env.PETSTORE_API_KEYS ?? '').split(',').filter(Boolean),
