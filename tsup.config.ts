@@ -15,7 +15,7 @@ export default defineConfig({
     node: 'adapters/node.ts',
     docs: 'adapters/docs.ts',
     cloudflare: 'adapters/cloudflare.ts',
-    browser: 'adapters/browser.ts',
+    browser: 'src/browser.ts',
     msw: 'adapters/msw.ts',
     cli: 'adapters/cli.ts',
   },

@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 /**
- * The `petstore-router` command: `serve` the API standalone (PGlite or PostgreSQL) or `migrate` a
- * PostgreSQL database. See docs/node.md. Exit codes: 0 success, 1 failure, 2 usage error.
+ * The `petstore-router` command: `serve` the API standalone (PGlite or PostgreSQL), `migrate` a
+ * PostgreSQL database, or write the `snapshot` file of `petstore-router/browser`. See docs/node.md
+ * and docs/browser.md. Exit codes: 0 success, 1 failure, 2 usage error.
  */
 import { readFileSync } from 'node:fs';
 import { parseCommand } from './cli/args.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, describe } from './cli/errors.js';
 import { withInstalledPeers } from './cli/optional-peers.js';
 import { runServe } from './cli/serve.js';
+import { runSnapshot } from './cli/snapshot.js';
 import { USAGE } from './cli/usage.js';
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -29,6 +31,8 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     case 'serve':
       return runServe(withInstalledPeers(command));
+    case 'snapshot':
+      return runSnapshot(command);
   }
 }
 

@@ -89,3 +89,5 @@ async function snapshotFor(options: PGliteDatabaseOptions): Promise<Blob | undef
   const { startingSnapshot } = await import('./snapshot/cache.js');
   return startingSnapshot(options.dataDir, options.snapshot);
 }
+
+export { browserSnapshot, type BrowserSnapshotOptions } from './snapshot/make-file.js';

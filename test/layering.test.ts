@@ -127,6 +127,7 @@ const FLOORS: Record<string, number> = {
   'src/model.ts': 0,
   'src/deprecation.ts': 0,
   'src/openapi-types.ts': 0,
+  'src/version.ts': 0,
   'src/schemas': 0,
   'src/drivers': 1,
   'src/storage': 2,
@@ -141,6 +142,7 @@ const FLOORS: Record<string, number> = {
   'src/pg.ts': 5,
   'src/pglite.ts': 5,
   'src/testing.ts': 5,
+  'src/browser.ts': 5,
   'src/testing': 5,
   'src/snapshot': 5,
 };

@@ -29,7 +29,15 @@ export interface MigrateCommand {
   database: string;
 }
 
-export type Command = { kind: 'help' } | { kind: 'version' } | { kind: 'openapi' } | ServeCommand | MigrateCommand;
+export interface SnapshotCommand {
+  kind: 'snapshot';
+  /** Where to write the snapshot file of `petstore-router/browser`. */
+  file: string;
+  /** `--no-gzip`: the tarball uncompressed. */
+  gzip: boolean;
+}
+
+export type Command = { kind: 'help' } | { kind: 'version' } | { kind: 'openapi' } | ServeCommand | MigrateCommand | SnapshotCommand;
 
 export const DEFAULT_DATA_DIR = './.petstore-data';
 
@@ -53,6 +61,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv): C
   if (command === '--version' || command === '-v') return { kind: 'version' };
   if (command === 'serve') return parseServe(rest, env);
   if (command === 'migrate') return parseMigrate(rest, env);
+  if (command === 'snapshot') return parseSnapshot(rest);
   if (command === 'openapi') {
     if (rest.length > 0) throw usage(`openapi takes no arguments, got ${JSON.stringify(rest[0])}`);
     return { kind: 'openapi' };
@@ -110,6 +119,20 @@ function parseMigrate(args: string[], env: NodeJS.ProcessEnv): MigrateCommand {
   const database = values.database ?? (env.DATABASE_URL || undefined);
   if (!database) throw usage('migrate needs --database URL (or DATABASE_URL)');
   return { kind: 'migrate', database };
+}
+
+function parseSnapshot(args: string[]): SnapshotCommand {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: { 'no-gzip': { type: 'boolean' } }, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw usage(error instanceof Error ? error.message.split('\n')[0]! : String(error));
+  }
+  const [file, ...extra] = parsed.positionals;
+  if (file === undefined || file === '')
+    throw usage('snapshot needs the file to write, e.g. petstore-router snapshot public/petstore.snapshot');
+  if (extra.length > 0) throw usage(`snapshot takes one file, got also ${JSON.stringify(extra[0])}`);
+  return { kind: 'snapshot', file, gzip: parsed.values['no-gzip'] !== true };
 }
 
 function parse<O extends Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>>(args: string[], options: O) {

@@ -316,7 +316,7 @@ class NodeRequest {
       try {
         return NodeRequest.real(this).bytes();
       } catch (error) {
-        return Promise.reject(error as Error); // a locked stream cannot make a Request: rejected, as the platform's read is
+        return Promise.reject(error); // a locked stream cannot make a Request: rejected, as the platform's read is
       }
     }
     return this.#hasBody ? readAll(this.#bodyReader()) : Promise.resolve(new Uint8Array(0));

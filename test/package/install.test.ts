@@ -126,6 +126,19 @@ test('npx petstore-router serve works without the optional peers and says how to
   assert.match(metrics.stderr, /npm install prom-client/);
 });
 
+test('npx petstore-router snapshot FILE writes the snapshot file of petstore-router/browser for the installed PGlite', async ({ dir }) => {
+  const file = join(dir, 'petstore.snapshot');
+  const { stderr } = await run(join(dir, 'node_modules', '.bin', 'petstore-router'), ['snapshot', file], { cwd: dir, timeout: 120_000 });
+  assert.match(stderr, /wrote .*petstore\.snapshot/);
+  const bytes = readFileSync(file);
+  const [format, , version, pglite] = bytes.subarray(0, bytes.indexOf(0x0a)).toString('latin1').split(' ');
+  const installed = (name: string) =>
+    (JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+  assert.is(format, 'petstore-router-snapshot-file/1');
+  assert.is(version, installed('petstore-router'));
+  assert.is(pglite, installed('@electric-sql/pglite'));
+});
+
 test('the installed size README states is the size measured', ({ dir }) => {
   // The pre-migrated PGlite snapshot the first use wrote to node_modules/.cache (README says so
   // apart) is not part of the install.

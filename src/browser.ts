@@ -1,0 +1,105 @@
+// `petstore-router/browser`: a migrated pet store on PGlite inside a web page or a Web Worker,
+// persisted in IndexedDB (`idb://name`) or in memory. Its `fetch` answers exactly as the server does:
+// it is the same `createPetStore`, only the database is made here. Nothing of Node's is imported.
+import { isPGlite, type PagePGliteOptions } from './drivers/pglite/page.js';
+import { type PGliteInstance, pgliteKysely } from './drivers/pglite/database.js';
+import { type SnapshotSource, startPagePGlite } from './snapshot/page.js';
+import type { Database } from './storage/database.js';
+import { migrate } from './storage/migrate.js';
+import { type PetStore, type PetStoreOptions, createPetStore } from './store.js';
+
+export type { SnapshotSource } from './snapshot/page.js';
+
+/** Options of {@link createBrowserStore}: `createPetStore`'s, with the database described instead of given. */
+export interface BrowserStoreOptions extends Omit<PetStoreOptions, 'db'> {
+  /** `'idb://name'` keeps the data in IndexedDB across reloads. Omit for an in-memory store. */
+  dataDir?: string;
+  /**
+   * PGlite's own options for the instance made here (e.g. `wasmModule` and `fsBundle`, loaded as
+   * your bundler prefers), or a PGlite you made: that one stays yours (`close()` does not close it)
+   * and `dataDir` must then be omitted.
+   */
+  pglite?: PGliteInstance | PagePGliteOptions;
+  /**
+   * The pre-migrated snapshot file (`petstore-router snapshot <file>`): its URL (fetched only when
+   * needed), its `Response`, or the file as a `Blob`. Loaded when the data directory is new (in
+   * memory, or an `idb://` directory this origin has not opened); an existing store is opened as it
+   * is. A file made by another release of petstore-router, other migrations or another PGlite is not
+   * used: the store is then migrated from scratch and the console says why. Not with your own PGlite.
+   */
+  snapshot?: SnapshotSource;
+}
+
+/** A pet store in the page: `fetch` as the server answers, `close()` to release its database. */
+export interface BrowserStore extends PetStore {
+  /** Closes the database (and the PGlite made here); IndexedDB keeps what was written. */
+  close(): Promise<void>;
+}
+
+/**
+ * A pet store on PGlite in the browser, migrated and ready.
+ *
+ * @example
+ * ```ts
+ * import { createBrowserStore } from 'petstore-router/browser'
+ *
+ * const store = await createBrowserStore({
+ *   dataDir: 'idb://petstore-demo',
+ *   keys: ['demo-key'],
+ *   snapshot: '/petstore.snapshot', // optional: `petstore-router snapshot public/petstore.snapshot`
+ * })
+ * const res = await store.fetch(new Request(new URL('/v1/pets', location.href), {
+ *   method: 'POST',
+ *   headers: { authorization: 'Bearer demo-key', 'content-type': 'application/json' },
+ *   body: JSON.stringify({ name: 'Rex', status: 'available' }),
+ * }))
+ * // later: await store.close()
+ * ```
+ */
+export async function createBrowserStore(options: BrowserStoreOptions): Promise<BrowserStore> {
+  const { dataDir, pglite, snapshot, ...storeOptions } = options ?? ({} as BrowserStoreOptions);
+  const own = isPGlite(pglite);
+  if (own && dataDir !== undefined) {
+    throw new TypeError('petstore-router/browser: pass either dataDir or a PGlite of your own (options.pglite), not both');
+  }
+  checkSnapshot(snapshot, own, own ? undefined : pglite);
+  const made = own ? undefined : await startPagePGlite(pglite, dataDir, snapshot);
+  // Kysely's dialect closes only a PGlite made here (`db.destroy()` leaves the caller's open).
+  const db = pgliteKysely<Database>(made ?? (pglite as PGliteInstance), made !== undefined);
+  let store: PetStore;
+  try {
+    await migrate(db); // finds nothing to do on a store started from the snapshot
+    store = createPetStore({ ...storeOptions, db });
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  let closing: Promise<void> | undefined;
+  return Object.freeze({
+    ...store,
+    close: () => (closing ??= db.destroy()),
+  });
+}
+
+function checkSnapshot(snapshot: unknown, own: boolean, pgliteOptions: PagePGliteOptions | undefined): void {
+  if (snapshot === undefined) return;
+  if (!(
+    snapshot instanceof Blob ||
+    snapshot instanceof Response ||
+    snapshot instanceof URL ||
+    (typeof snapshot === 'string' && snapshot !== '')
+  )) {
+    throw new TypeError(
+      `petstore-router/browser: options.snapshot must be the snapshot file's URL (a string or URL), its Response or a Blob (got ${snapshot === null ? 'null' : typeof snapshot})`,
+    );
+  }
+  if (own)
+    throw new TypeError(
+      'petstore-router/browser: options.snapshot starts a PGlite made here; a PGlite of your own (options.pglite) is used as it is',
+    );
+  if (pgliteOptions?.loadDataDir !== undefined) {
+    throw new TypeError(
+      'petstore-router/browser: pass either options.snapshot or PGlite’s own loadDataDir (options.pglite.loadDataDir), not both',
+    );
+  }
+}
