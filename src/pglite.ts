@@ -1,9 +1,11 @@
 // `petstore-router/pglite`: embedded PostgreSQL (WASM) for tests, demos and the standalone server.
-// Kysely and the migrations load while PGlite's WebAssembly compiles (docs/performance.md).
 import type { Kysely } from 'kysely';
 import { checkPGliteOptions } from './drivers/pglite/arguments.js';
+import { opened, pgliteKysely } from './drivers/pglite/database.js';
 import { type PGliteInstance, newPGlite } from './drivers/pglite/instance.js';
 import type { Database } from './storage/database.js';
+import { migrateOrDestroy } from './storage/migrate.js';
+import { migrationsCurrent } from './storage/migrations-current.js';
 
 /** Options of {@link createPGliteDatabase}. */
 export interface PGliteDatabaseOptions {
@@ -47,32 +49,20 @@ export function createPGliteDatabase(options: PGliteDatabaseOptions = {}): Promi
 
 async function openPGliteDatabase(options: PGliteDatabaseOptions): Promise<Kysely<Database>> {
   if (options.pglite) {
-    const { opened, pgliteKysely, migrateOrDestroy } = await kyselySide();
     const db = pgliteKysely<Database>(options.pglite, false);
     return options.migrate === false ? opened(db) : migrateOrDestroy(db);
   }
-  // PGlite's WebAssembly compiles (on V8's background threads) while Kysely, the migrations and
-  // the snapshot load; PGlite then starts with it.
+  // PGlite's WebAssembly compiles (on V8's background threads) while the snapshot is read and
+  // checked, and while a caller loads its own modules (the standalone server: adapters/cli/serve.ts).
   const wasm = import('./drivers/pglite/wasm.js').then(
     ({ pgliteWasmModule }) => pgliteWasmModule(),
     () => undefined,
   );
   const snapshot = options.migrate === false ? undefined : await snapshotFor(options);
-  const { opened, pgliteKysely, migrateOrDestroy, migrationsCurrent } = await kyselySide();
   const pglite = newPGlite({ dataDir: options.dataDir, loadDataDir: snapshot, pgliteWasmModule: await wasm });
   const db = pgliteKysely<Database>(pglite, true);
   // A snapshot, or a data directory opened again, is normally migrated already: one select says so.
   return options.migrate === false ? opened(db) : (await migrationsCurrent(db)) ? opened(db) : migrateOrDestroy(db);
-}
-
-/** Kysely on PGlite and our migrations (the entry itself loads neither: they load while PGlite's WebAssembly compiles). */
-async function kyselySide() {
-  const [{ opened, pgliteKysely }, { migrateOrDestroy }, { migrationsCurrent }] = await Promise.all([
-    import('./drivers/pglite/database.js'),
-    import('./storage/migrate.js'),
-    import('./storage/migrations-current.js'),
-  ]);
-  return { opened, pgliteKysely, migrateOrDestroy, migrationsCurrent };
 }
 
 /**

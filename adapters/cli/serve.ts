@@ -30,7 +30,7 @@ interface Http {
  * modules load meanwhile (docs/performance.md, "First store and first start").
  */
 async function openWithHttp(command: ServeCommand, migrate?: false): Promise<{ db: Kysely<Database>; http: Http }> {
-  // PGlite's entry first (it is small and loads Kysely only once the compile has started).
+  // PGlite's entry first: the compile of its WebAssembly then starts before the other modules load.
   if (command.database === undefined) await import('petstore-router/pglite').catch(() => {}); // a failure is openDatabase's to report
   const opening = openDatabase(command, migrate);
   const loading = Promise.all([

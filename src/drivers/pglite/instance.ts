@@ -1,5 +1,4 @@
-// A PGlite instance of ours, without Kysely: `createPGliteDatabase` starts PGlite with this alone
-// and loads Kysely and the migrations while PGlite boots (src/pglite.ts).
+// A PGlite instance of ours (Kysely on it: database.ts).
 import { PGlite, types } from '@electric-sql/pglite';
 import { SNAPSHOT_START_CONF } from './quiet-timers.js';
 
