@@ -5,10 +5,8 @@
  * and docs/browser.md. Exit codes: 0 success, 1 failure, 2 usage error.
  */
 import { readFileSync } from 'node:fs';
-import { openApiDocument } from 'petstore-router';
 import { parseCommand } from './cli/args.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, describe } from './cli/errors.js';
-import { runMigrate } from './cli/migrate.js';
 import { withInstalledPeers } from './cli/optional-peers.js';
 import { runServe } from './cli/serve.js';
 import { runSnapshot } from './cli/snapshot.js';
@@ -23,11 +21,14 @@ async function main(argv: readonly string[]): Promise<number> {
     case 'version':
       process.stdout.write(`${version()}\n`);
       return EXIT_OK;
+    // The store's modules are loaded where needed: `serve` loads them while PGlite starts (cli/serve.ts).
     case 'migrate':
-      return runMigrate(command);
-    case 'openapi':
+      return (await import('./cli/migrate.js')).runMigrate(command);
+    case 'openapi': {
+      const { openApiDocument } = await import('petstore-router');
       process.stdout.write(`${JSON.stringify(openApiDocument(), null, 2)}\n`);
       return EXIT_OK;
+    }
     case 'serve':
       return runServe(withInstalledPeers(command));
     case 'snapshot':

@@ -1,7 +1,8 @@
 // `petstore-router/pglite`: embedded PostgreSQL (WASM) for tests, demos and the standalone server.
 import type { Kysely } from 'kysely';
 import { checkPGliteOptions } from './drivers/pglite/arguments.js';
-import { type PGliteInstance, newPGlite, opened, pgliteKysely } from './drivers/pglite/database.js';
+import { opened, pgliteKysely } from './drivers/pglite/database.js';
+import { type PGliteInstance, newPGlite } from './drivers/pglite/instance.js';
 import type { Database } from './storage/database.js';
 import { migrateOrDestroy } from './storage/migrate.js';
 import { migrationsCurrent } from './storage/migrations-current.js';
@@ -51,16 +52,30 @@ async function openPGliteDatabase(options: PGliteDatabaseOptions): Promise<Kysel
     const db = pgliteKysely<Database>(options.pglite, false);
     return options.migrate === false ? opened(db) : migrateOrDestroy(db);
   }
+  // PGlite's WebAssembly compiles (on V8's background threads) while the snapshot is read and
+  // checked, and while a caller loads its own modules (the standalone server: adapters/cli/serve.ts).
+  const wasm = import('./drivers/pglite/wasm.js').then(
+    ({ pgliteWasmModule }) => pgliteWasmModule(),
+    () => undefined,
+  );
   const snapshot = options.migrate === false ? undefined : await snapshotFor(options);
-  const db = pgliteKysely<Database>(newPGlite({ dataDir: options.dataDir, loadDataDir: snapshot }), true);
+  const pglite = newPGlite({ dataDir: options.dataDir, loadDataDir: snapshot, pgliteWasmModule: await wasm });
+  const db = pgliteKysely<Database>(pglite, true);
   // A snapshot, or a data directory opened again, is normally migrated already: one select says so.
   return options.migrate === false ? opened(db) : (await migrationsCurrent(db)) ? opened(db) : migrateOrDestroy(db);
 }
 
-/** The snapshot a new database starts from (src/snapshot/), the file cache loaded only when needed. */
+/**
+ * The snapshot a new database starts from (src/snapshot/), none for a data directory that holds a
+ * database already; the snapshot code (which loads Kysely) is loaded only when needed.
+ */
 async function snapshotFor(options: PGliteDatabaseOptions): Promise<Blob | undefined> {
   if (options.snapshot === false) return undefined;
   if (options.dataDir === undefined && options.snapshot !== undefined) return options.snapshot;
+  if (options.dataDir !== undefined) {
+    const { holdsDatabase } = await import('./snapshot/data-dir.js');
+    if (holdsDatabase(options.dataDir)) return undefined;
+  }
   const { startingSnapshot } = await import('./snapshot/cache.js');
   return startingSnapshot(options.dataDir, options.snapshot);
 }

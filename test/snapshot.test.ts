@@ -12,6 +12,7 @@ import * as assert from 'uvu/assert';
 import { createPGliteDatabase } from 'petstore-router/pglite';
 import { CACHE_ENV, cachedSnapshot, readSnapshot } from '../src/snapshot/cache.js';
 import { snapshotKey } from '../src/snapshot/snapshot.js';
+import { FIRST_SCHEMA, testSnapshot } from '../src/testing/snapshot.js';
 import { migrations } from '../src/storage/migrations/index.js';
 
 const test = suite('pre-migrated snapshot');
@@ -32,11 +33,13 @@ const withProbe = async <T>(body: () => Promise<T>): Promise<T> => {
   }
 };
 
-/** The tables of the public schema of a PGlite started from `snapshot`. */
-async function tablesOf(snapshot: Blob): Promise<string[]> {
+/** The tables of a schema (public unless named) of a PGlite started from `snapshot`. */
+async function tablesOf(snapshot: Blob, schema = 'public'): Promise<string[]> {
   const pglite = new PGlite({ loadDataDir: snapshot });
   try {
-    const { rows } = await pglite.query<{ name: string }>(`select tablename as name from pg_tables where schemaname = 'public' order by 1`);
+    const { rows } = await pglite.query<{ name: string }>(`select tablename as name from pg_tables where schemaname = $1 order by 1`, [
+      schema,
+    ]);
     return rows.map((r) => r.name);
   } finally {
     await pglite.close();
@@ -121,6 +124,35 @@ test('after a migration changes, the old snapshot is not used: a new one is made
   assert.ok((await tablesOf(after)).includes('petstore_snapshot_probe'), 'the snapshot in use has the changed migrations');
   assert.not.ok(existsSync(join(cache, oldFile)), 'the old snapshot file is gone');
   assert.is(readdirSync(cache).filter((n) => n.endsWith('.snapshot')).length, 1);
+});
+
+test("the test stores' snapshot: the migrated tables in the first store's schema, no bookkeeping, no template database, made again with the migrations", async () => {
+  const snapshot = await cachedSnapshot(testSnapshot);
+  assert.ok(snapshot);
+  const tables = await tablesOf(snapshot, FIRST_SCHEMA);
+  assert.ok(tables.includes('petstore_pets') && tables.includes('petstore_orders'), tables.join());
+  assert.not.ok(
+    tables.some((t) => t.startsWith('petstore_migration')),
+    'no migration bookkeeping',
+  );
+  assert.equal(await tablesOf(snapshot), [], 'public is empty');
+  const pglite = new PGlite({ loadDataDir: snapshot });
+  try {
+    const { rows } = await pglite.query<{ datname: string }>('select datname from pg_database order by 1');
+    assert.equal(
+      rows.map((r) => r.datname),
+      ['postgres'],
+    );
+  } finally {
+    await pglite.close();
+  }
+  const files = () => readdirSync(cache).filter((n) => n.startsWith('pglite-testing-'));
+  const [oldFile] = files();
+  assert.ok(oldFile, 'cached beside the migrated snapshot');
+  const after = await withProbe(() => cachedSnapshot(testSnapshot));
+  assert.ok((await tablesOf(after!, FIRST_SCHEMA)).includes('petstore_snapshot_probe'), 'made again from the changed migrations');
+  assert.equal(files().length, 1);
+  assert.is.not(files()[0], oldFile, 'the old file is gone');
 });
 
 test('createPGliteDatabase() on a new data directory starts from the snapshot and opens it again without the Migrator', async () => {

@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
-import { type PetStore, createPetStore } from 'petstore-router';
-import { apiReference } from 'petstore-router/docs';
-import { type FetchHandler, type Served, nodeResponse, serve } from 'petstore-router/node';
+import type { Kysely } from 'kysely';
+import type { Database, PetStore, PetStoreOptions } from 'petstore-router';
+import type { FetchHandler, Served } from 'petstore-router/node';
 import type { ServeCommand } from './args.js';
 import { openDatabase } from './database.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, describe } from './errors.js';
@@ -10,12 +10,45 @@ import { withIndex } from './index-page.js';
 import { generatedKeyMessage, loadKeys } from './keys.js';
 import { lockDataDir } from './lock.js';
 import { type Operating, startOperating, startPrimaryMetrics } from './operating.js';
-import { receiveKeysFromPrimary, reloadOnSighup, reloadedLine, sendKeysToWorkers } from './reload.js';
 import { exitAfter, nextShutdownSignal } from './signals.js';
 
 /** In-flight requests get this long to finish after SIGTERM/SIGINT. */
 const SHUTDOWN_MS = 10_000;
 const BASE_PATH = '/v1';
+
+/** The store and HTTP side of the server, loaded while the database opens (openWithHttp). */
+interface Http {
+  core: typeof import('petstore-router');
+  node: typeof import('petstore-router/node');
+  reload: typeof import('./reload.js');
+  docs: ReturnType<typeof import('petstore-router/docs').apiReference> | undefined;
+}
+
+/**
+ * Opens the database and loads the store and HTTP side at once: `createPGliteDatabase` starts the
+ * compile of PGlite's WebAssembly (on V8's background threads) before anything else, and the
+ * modules load meanwhile (docs/performance.md, "First store and first start").
+ */
+async function openWithHttp(command: ServeCommand, migrate?: false): Promise<{ db: Kysely<Database>; http: Http }> {
+  // PGlite's entry first: the compile of its WebAssembly then starts before the other modules load.
+  if (command.database === undefined) await import('petstore-router/pglite').catch(() => {}); // a failure is openDatabase's to report
+  const opening = openDatabase(command, migrate);
+  const loading = Promise.all([
+    import('petstore-router'),
+    import('petstore-router/node'),
+    import('./reload.js'),
+    command.docs ? import('petstore-router/docs') : undefined,
+  ]);
+  loading.catch(() => {}); // awaited below, once the database is open
+  const db = await opening;
+  try {
+    const [core, node, reload, docs] = await loading;
+    return { db, http: { core, node, reload, docs: docs?.apiReference() } };
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+}
 
 /** `serve`: one process, or with `--workers N` a cluster primary (workers run {@link runWorker}). */
 export async function runServe(command: ServeCommand): Promise<number> {
@@ -26,16 +59,16 @@ export async function runServe(command: ServeCommand): Promise<number> {
   try {
     // After the lock: the directory exists, and no other server is generating its key.
     const { keys, generated, kept } = loadKeys(command.keysFile, process.env, command.database === undefined ? command.dataDir : undefined);
-    const db = await openDatabase(command);
+    const { db, http } = await openWithHttp(command);
     try {
       const operating = await startOperating(command, 'single', db);
-      const current = swappableStore(createStore(db, keys, command, operating));
+      const current = swappableStore(createStore(db, keys, command, operating, http));
       // Before the listening line: whoever reads it may send SIGHUP at once.
-      reloadOnSighup(command.keysFile, (next) => {
-        current.store = createStore(db, next, command, operating);
-        process.stderr.write(reloadedLine(next.length, command.keysFile!));
+      http.reload.reloadOnSighup(command.keysFile, (next) => {
+        current.store = createStore(db, next, command, operating, http);
+        process.stderr.write(http.reload.reloadedLine(next.length, command.keysFile!));
       });
-      const served = await listen(current, command);
+      const served = await listen(current, command, http);
       const url = `${served.url}${BASE_PATH}`;
       process.stdout.write(`listening on ${url}\n`);
       if (command.docs) process.stderr.write(docsMessage(url));
@@ -58,12 +91,12 @@ export async function runServe(command: ServeCommand): Promise<number> {
 /** A cluster worker: same command line, keys passed by the primary, schema already migrated. */
 async function runWorker(command: ServeCommand): Promise<number> {
   const { keys } = loadKeys(command.keysFile, process.env);
-  const db = await openDatabase(command, false);
+  const { db, http } = await openWithHttp(command, false);
   try {
     const operating = await startOperating(command, 'worker', db);
-    const current = swappableStore(createStore(db, keys, command, operating));
-    receiveKeysFromPrimary((next) => void (current.store = createStore(db, next, command, operating)));
-    const served = await listen(current, command);
+    const current = swappableStore(createStore(db, keys, command, operating, http));
+    http.reload.receiveKeysFromPrimary((next) => void (current.store = createStore(db, next, command, operating, http)));
+    const served = await listen(current, command, http);
     process.stderr.write(`petstore-router: worker ${process.pid} listening\n`);
     await nextShutdownSignal();
     operating.drain();
@@ -85,6 +118,7 @@ async function runPrimary(command: ServeCommand): Promise<number> {
   await (await openDatabase(command)).destroy(); // reachable and migrated, reported once
   const env = generated ? { PETSTORE_API_KEYS: keys[0]! } : {};
   const metrics = await startPrimaryMetrics(command);
+  const { reloadOnSighup, sendKeysToWorkers } = await import('./reload.js');
   reloadOnSighup(command.keysFile, (next) => sendKeysToWorkers(next, command.keysFile!));
   const shutdown = nextShutdownSignal();
   let stopping = false;
@@ -135,15 +169,15 @@ function swappableStore(store: PetStore): FetchHandler & { store: PetStore } {
   return current;
 }
 
-function createStore(db: Parameters<typeof createPetStore>[0]['db'], keys: string[], command: ServeCommand, operating: Operating) {
+function createStore(db: PetStoreOptions['db'], keys: string[], command: ServeCommand, operating: Operating, http: Http) {
   try {
-    return createPetStore({
+    return http.core.createPetStore({
       db,
       keys,
       basePath: BASE_PATH,
-      createResponse: nodeResponse,
+      createResponse: http.node.nodeResponse,
       rateLimit: command.rateLimit,
-      docs: command.docs && apiReference(),
+      docs: command.docs && http.docs,
       ...operating.storeOptions,
     });
   } catch (error) {
@@ -156,9 +190,13 @@ function docsMessage(url: string): string {
   return `petstore-router: API reference at ${url}/docs\n`;
 }
 
-async function listen(store: FetchHandler, command: ServeCommand): Promise<Served> {
+async function listen(store: FetchHandler, command: ServeCommand, http: Http): Promise<Served> {
   try {
-    return await serve(withIndex(store, BASE_PATH, command.docs), { port: command.port, host: command.host, shutdownTimeout: SHUTDOWN_MS });
+    return await http.node.serve(withIndex(store, BASE_PATH, command.docs), {
+      port: command.port,
+      host: command.host,
+      shutdownTimeout: SHUTDOWN_MS,
+    });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code === 'EADDRINUSE' ? 'the address is already in use' : describe(error);

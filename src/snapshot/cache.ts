@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { holdsDatabase } from './data-dir.js';
 import { migratedSnapshot, snapshotKey } from './snapshot.js';
 
 /** `PETSTORE_SNAPSHOT_CACHE`: a directory to keep the snapshot in, or `off` to boot from scratch. */
@@ -19,43 +20,66 @@ const MAGIC = 'petstore-router-snapshot';
  * existing one is opened as it is).
  */
 export async function startingSnapshot(dataDir: string | undefined, given?: Blob): Promise<Blob | undefined> {
-  if (dataDir !== undefined && existsSync(join(dataDir, 'PG_VERSION'))) return undefined;
+  if (dataDir !== undefined && holdsDatabase(dataDir)) return undefined;
   return given ?? cachedSnapshot();
 }
 
-/** A snapshot this process made (not one read from a file), kept so it is made once per process. */
-let made: { dir: string; key: string; blob: Promise<Blob> } | undefined;
+/** Snapshots this process made (not read from a file), by file: each is made once per process. */
+const made = new Map<string, { key: string; blob: Promise<Blob> }>();
 
 /**
- * @internal The snapshot of this code's migrations: read from the cache file when its key and
- * checksum are right (each call reads and checks the file again: it is backed by the file, see
- * readSnapshot), else made (one initdb) and written with a temp file, so processes starting at
- * once never read a half-written file. Undefined when the cache is switched off.
+ * A snapshot made from the migrated one for one use (the test stores' shared PGlite,
+ * src/testing/snapshot.ts), cached beside it under its own name and a key derived from the
+ * migrated snapshot's and `version`: it is made again whenever the migrated one would be.
  */
-export async function cachedSnapshot(): Promise<Blob | undefined> {
+export interface SnapshotVariant {
+  /** Lowercase letters: the file is `pglite-<name>-<key>.snapshot`. */
+  name: string;
+  /** Changed when `make` changes, so an older file is never loaded. */
+  version: string;
+  make(migrated: Blob): Promise<Blob>;
+}
+
+/**
+ * @internal The snapshot of this code's migrations (or its `variant`): read from the cache file
+ * when its key and checksum are right (each call reads and checks the file again: it is backed by
+ * the file, see readSnapshot), else made (one initdb) and written with a temp file, so processes
+ * starting at once never read a half-written file. Undefined when the cache is switched off.
+ */
+export async function cachedSnapshot(variant?: SnapshotVariant): Promise<Blob | undefined> {
   const dir = cacheDir();
   if (dir === undefined) return undefined;
   const key = await snapshotKey({ packageVersion: versionOf('petstore-router', import.meta.url), pgliteVersion: pgliteVersion() });
-  const file = join(dir, `pglite-${key.slice(0, 16)}.snapshot`);
-  const cached = await readSnapshot(file, key);
-  if (cached) return cached;
-  if (made?.key !== key || made.dir !== dir) {
+  if (variant === undefined) return cached(dir, 'pglite', key, migratedSnapshot);
+  const derived = createHash('sha256').update(`${key}\n${variant.name}\n${variant.version}`).digest('hex');
+  return cached(dir, `pglite-${variant.name}`, derived, async () => variant.make((await cachedSnapshot())!));
+}
+
+/** `prefix-<key>.snapshot` of `dir` when whole, else `make()`'s, written there. */
+async function cached(dir: string, prefix: string, key: string, make: () => Promise<Blob>): Promise<Blob> {
+  const file = join(dir, `${prefix}-${key.slice(0, 16)}.snapshot`);
+  const read = await readSnapshot(file, key);
+  if (read) return read;
+  let entry = made.get(file);
+  if (entry?.key !== key) {
     const blob = (async () => {
-      const snapshot = await migratedSnapshot();
-      writeSnapshot(dir, file, key, new Uint8Array(await snapshot.arrayBuffer()));
+      const snapshot = await make();
+      writeSnapshot(dir, file, key, new Uint8Array(await snapshot.arrayBuffer()), prefix);
       return snapshot;
     })();
-    made = { dir, key, blob };
-    blob.catch(() => (made = undefined)); // a failure is not kept
+    entry = { key, blob };
+    made.set(file, entry);
+    blob.catch(() => made.delete(file)); // a failure is not kept
   }
-  return made.blob;
+  return entry.blob;
 }
 
 /**
  * The file's payload when its header names this key and the payload's sha256 matches; else
- * undefined. Given as a Blob backed by the file (Node's `openAsBlob`): a 40 MB in-memory Blob left
- * the process a second or more of work after its last store was closed, delaying its exit. A valid
- * file is never replaced (writeSnapshot), so the file-backed Blob stays readable.
+ * undefined. Given as a Blob backed by the file (Node's `openAsBlob`): PGlite keeps the Blob it
+ * started from for the life of the instance, which for an in-memory Blob is 30 MB more RSS (the
+ * exit after the last close() is the same either way, test/clean-exit.test.ts). A valid file is
+ * never replaced (writeSnapshot), so the file-backed Blob stays readable.
  */
 export async function readSnapshot(file: string, key: string): Promise<Blob | undefined> {
   let bytes: Buffer;
@@ -78,7 +102,7 @@ export async function readSnapshot(file: string, key: string): Promise<Blob | un
   return new Blob([payload as Uint8Array<ArrayBuffer>]);
 }
 
-function writeSnapshot(dir: string, file: string, key: string, payload: Uint8Array): void {
+function writeSnapshot(dir: string, file: string, key: string, payload: Uint8Array, prefix: string): void {
   const temp = `${file}.${process.pid}.${randomUUID()}.tmp`;
   try {
     mkdirSync(dir, { recursive: true });
@@ -95,7 +119,8 @@ function writeSnapshot(dir: string, file: string, key: string, payload: Uint8Arr
     rmSync(temp, { force: true });
     for (const name of readdirSync(dir)) {
       // Snapshots of other keys (older migrations or versions) are never loaded again.
-      if (/^pglite-[0-9a-f]{16}\.snapshot$/.test(name) && join(dir, name) !== file) rmSync(join(dir, name), { force: true });
+      if (new RegExp(`^${prefix}-[0-9a-f]{16}\\.snapshot$`).test(name) && join(dir, name) !== file)
+        rmSync(join(dir, name), { force: true });
     }
   } catch {
     rmSync(temp, { force: true }); // a cache we cannot write (read-only disk): boot from the snapshot in memory anyway

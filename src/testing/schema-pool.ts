@@ -5,19 +5,29 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { Kysely } from 'kysely';
 import { newPGlite, opened, pgliteKysely } from '../drivers/pglite/database.js';
 import { quietTimers } from '../drivers/pglite/quiet-timers.js';
+import { pgliteWasmModule } from '../drivers/pglite/wasm.js';
 import { cachedSnapshot } from '../snapshot/cache.js';
 import type { Database } from '../storage/database.js';
 import { migrationsText } from '../storage/migrations-text.js';
 import { resetDatabase } from '../storage/reset.js';
+import { FIRST_SCHEMA, testSnapshot } from './snapshot.js';
 
 /**
- * WAL of the shared instance: at most two 16 MiB segments kept, and a checkpoint every this many
+ * WAL of the shared instance: at most 32 MB of segments kept, and a checkpoint every this many
  * `close()`s. PGlite keeps its WAL in memory and, running as a single-user backend, never
- * checkpoints on its own; each close's TRUNCATE writes WAL, so without this a long suite gained a
- * 16 MiB segment (and more RSS) every thousand or so stores (docs/testing.md).
+ * checkpoints on its own; each close's TRUNCATE writes WAL, so without this a long suite gained
+ * WAL (and RSS) without bound (docs/testing.md).
  */
 const WAL_CONF = ['max_wal_size = 32MB', 'min_wal_size = 32MB'];
 export const CHECKPOINT_EVERY = 256;
+
+/**
+ * postgresql.conf of the shared instance: the WAL bound above, and 16 MB of shared buffers instead
+ * of PostgreSQL's 128 MB. PGlite's data is in memory already, so the buffers only save a copy; 128 MB
+ * were zeroed at every start (about 0.1 s of the first store) and held for the life of the process
+ * (docs/testing.md).
+ */
+const SHARED_CONF = [...WAL_CONF, 'shared_buffers = 16MB'];
 
 interface Instance {
   pglite: PGlite;
@@ -41,12 +51,15 @@ let instance: Promise<Instance> | undefined;
 /** The process's shared PGlite, created on first use. A failure is not cached. */
 function shared(): Promise<Instance> {
   instance ??= (async () => {
-    // From the pre-migrated snapshot (src/snapshot/cache.ts): no initdb.
-    const pglite = newPGlite({ postgresqlconf: WAL_CONF, loadDataDir: await cachedSnapshot() });
+    // From the test stores' snapshot (testing/snapshot.ts): no initdb, the first schema built.
+    const wasm = pgliteWasmModule(); // compiles while the snapshot is read and checked
+    const snapshot = await cachedSnapshot(testSnapshot);
+    const pglite = newPGlite({ postgresqlconf: SHARED_CONF, loadDataDir: snapshot, pgliteWasmModule: await wasm });
     // Not owned: `admin.destroy()` is never called; the instance lives as long as the process.
     // Each `close()` leaves it without a pending timer (giveBack), so it never keeps Node alive.
     const admin = await opened(pgliteKysely<Database>(pglite, false));
-    return { pglite, admin, free: [], made: 0, closes: 0 };
+    if (snapshot === undefined) return { pglite, admin, free: [], made: 0, closes: 0 };
+    return { pglite, admin, free: [FIRST_SCHEMA], made: 1, closes: 0 };
   })().catch((error: unknown) => {
     instance = undefined;
     throw error;

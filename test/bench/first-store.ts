@@ -9,8 +9,8 @@
  *   PGlite creating a new data directory;
  * - the same on an existing data directory, against a bare PGlite opening it.
  *
- * Ours start from the pre-migrated snapshot: the per-machine cache is filled once before the
- * timed runs (its making is reported apart). Uses the built package (`npm run build`).
+ * Ours start from the pre-migrated snapshots: the per-machine cache (the migrated snapshot and
+ * the test stores' one) is filled once before the timed runs (its making is reported apart). Uses the built package (`npm run build`).
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -39,7 +39,9 @@ if (res.status !== 200) throw new Error('first answer ' + res.status);
 console.log('ready');
 await close();`,
   'warm-cache.mjs': `import { createPGliteDatabase } from 'petstore-router/pglite';
-await (await createPGliteDatabase()).destroy();`,
+import { createTestStore } from 'petstore-router/testing';
+await (await createPGliteDatabase()).destroy();
+await (await createTestStore()).close();`,
 };
 
 /** ms from spawn until the child prints a line matching `ready` (then the child is left to finish or killed). */

@@ -4,7 +4,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createTestStore } from 'petstore-router/testing';
-process.on('exit', () => process.stderr.write(`exit ${Date.now()}\n`));
 
 for (const name of ['first', 'second', 'third']) {
   void test(`${name} store`, async (t) => {
