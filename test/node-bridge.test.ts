@@ -662,6 +662,10 @@ test('the lazy request body reads as a platform Request body does, by every way 
         (error: Error) => error.name,
       );
     },
+    'a reading method, then the stream': async (r) => {
+      await r.text();
+      return [r.bodyUsed, r.body?.locked];
+    },
     'async iteration': async (r) => {
       const parts: Uint8Array[] = [];
       for await (const part of r.body as unknown as AsyncIterable<Uint8Array>) parts.push(part);

@@ -58,6 +58,8 @@ export class NodeBodyReader implements BodyReader {
   #ended = false;
   #failure: Error | undefined;
   #waiter: Waiter | undefined;
+  /** Who waits for the whole body ({@link readAll}): chunks are kept as they come, unpaused. */
+  #whole: { resolve: (bytes: Uint8Array<ArrayBuffer>) => void; reject: (error: unknown) => void } | undefined;
 
   constructor(req: IncomingMessage, state: BodyState, maxBytes: number) {
     this.#req = req;
@@ -70,12 +72,29 @@ export class NodeBodyReader implements BodyReader {
     if (next !== undefined) return Promise.resolve({ done: false, value: next });
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
     if (this.#ended) return Promise.resolve({ done: true, value: undefined });
+    this.#start();
+    return new Promise((resolve, reject) => (this.#waiter = { resolve, reject }));
+  }
+
+  /**
+   * The whole body, copied into one Uint8Array that owns its buffer (as `Body.bytes()` gives it),
+   * in one promise: the reading methods of the lazy Request use it, so a body costs no promise per
+   * chunk. Only on a reader nobody has read from.
+   */
+  readAll(): Promise<Uint8Array<ArrayBuffer>> {
+    if (this.#state.started || this.#state.cancelled) return Promise.reject(new TypeError('Body is unusable: Body has already been read'));
+    return new Promise((resolve, reject) => {
+      this.#whole = { resolve, reject };
+      this.#start();
+    });
+  }
+
+  #start(): void {
     if (!this.#state.started) {
       this.#state.started = true;
       this.#req.on('data', this.#onData).on('end', this.#onEnd).on('error', this.#onError).on('close', this.#onClose);
     }
     this.#req.resume();
-    return new Promise((resolve, reject) => (this.#waiter = { resolve, reject }));
   }
 
   /** Stops reading; a read still waiting ends (done), as a cancelled stream's pending read does. */
@@ -102,6 +121,9 @@ export class NodeBodyReader implements BodyReader {
     const waiter = this.#waiter;
     this.#waiter = undefined;
     waiter?.reject(error);
+    const whole = this.#whole;
+    this.#whole = undefined;
+    whole?.reject(error);
   }
 
   readonly #onData = (chunk: Buffer) => {
@@ -109,6 +131,10 @@ export class NodeBodyReader implements BodyReader {
     if (this.#received > this.#maxBytes) {
       this.#state.overCap = true;
       this.#fail(new ApiError(413, ErrorCode.payloadTooLarge, `the request body exceeds ${this.#maxBytes} bytes`));
+      return;
+    }
+    if (this.#whole !== undefined) {
+      this.#queue.push(chunk);
       return;
     }
     const waiter = this.#waiter;
@@ -126,6 +152,13 @@ export class NodeBodyReader implements BodyReader {
     // once the body ended, and removing four listeners per request costs more than keeping them
     // for the request's last moments. Nothing to pause either: the stream has ended.
     this.#ended = true;
+    const whole = this.#whole;
+    if (whole !== undefined) {
+      this.#whole = undefined;
+      whole.resolve(joined(this.#queue));
+      this.#queue = [];
+      return;
+    }
     const waiter = this.#waiter;
     this.#waiter = undefined;
     waiter?.resolve({ done: true, value: undefined });
@@ -164,17 +197,17 @@ export function bodyStream(reader: BodyReader): ReadableStream<Uint8Array> {
 /** Decodes as `Body.text()` does: UTF-8, a BOM dropped, malformed bytes replaced. */
 const UTF8 = new TextDecoder();
 
-/**
- * Every chunk of `reader`, copied into one plain Uint8Array that owns its whole buffer, as
- * `Body.bytes()` gives (Node hands out Buffers, which may be views of a larger one).
- */
-async function readAll(reader: BodyReader): Promise<Uint8Array<ArrayBuffer>> {
-  const chunks: Uint8Array[] = [];
+/** The stream of a body a reading method consumed: locked, as the platform's is once read. */
+function readStream(): ReadableStream<Uint8Array> {
+  const stream = new ReadableStream<Uint8Array>();
+  stream.getReader();
+  return stream;
+}
+
+/** `chunks` copied into one plain Uint8Array that owns its whole buffer (Node's Buffers may be views of a larger one). */
+function joined(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
   let size = 0;
-  for (let r = await reader.read(); !r.done; r = await reader.read()) {
-    chunks.push(r.value);
-    size += r.value.byteLength;
-  }
+  for (const chunk of chunks) size += chunk.byteLength;
   const out = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {
@@ -251,6 +284,8 @@ class NodeRequest {
   #reader: NodeBodyReader | undefined;
   /** The body stream, once `body` was read (null without a body). */
   #stream: ReadableStream<Uint8Array> | null | undefined;
+  /** A reading method read the body directly: its stream is a read one. */
+  #direct = false;
 
   constructor(req: IncomingMessage, res: ServerResponse, url: string, state: BodyState, hasBody: boolean, maxBodyBytes: number) {
     this.#req = req;
@@ -292,7 +327,7 @@ class NodeRequest {
   /** The capped body as a platform ReadableStream (built on first access): reading it needs no platform Request. */
   get body(): ReadableStream<Uint8Array> | null {
     if (this.#real) return this.#real.body;
-    if (this.#stream === undefined) this.#stream = this.#hasBody ? bodyStream(this.#bodyReader()) : null;
+    if (this.#stream === undefined) this.#stream = this.#hasBody ? (this.#direct ? readStream() : bodyStream(this.#bodyReader())) : null;
     return this.#stream;
   }
 
@@ -319,7 +354,9 @@ class NodeRequest {
         return Promise.reject(error); // a locked stream cannot make a Request: rejected, as the platform's read is
       }
     }
-    return this.#hasBody ? readAll(this.#bodyReader()) : Promise.resolve(new Uint8Array(0));
+    if (!this.#hasBody) return Promise.resolve(new Uint8Array(0));
+    this.#direct = true;
+    return this.#bodyReader().readAll();
   }
 
   text(): Promise<string> {
@@ -375,11 +412,20 @@ export function toRequest(req: IncomingMessage, res: ServerResponse, state: Body
   let host = 'localhost';
   let mayHaveBody = false;
   const raw = req.rawHeaders;
+  // By length first: most fields are none of the three, and lower-casing each name costs a string.
   for (let i = 0; i < raw.length; i += 2) {
-    const lower = raw[i]!.toLowerCase();
-    if (lower === 'host') host = raw[i + 1]!;
-    else if (lower === 'content-length') mayHaveBody = raw[i + 1] !== '0';
-    else if (lower === 'transfer-encoding') mayHaveBody = true;
+    const name = raw[i]!;
+    switch (name.length) {
+      case 4:
+        if (name.toLowerCase() === 'host') host = raw[i + 1]!;
+        break;
+      case 14:
+        if (name.toLowerCase() === 'content-length') mayHaveBody = raw[i + 1] !== '0';
+        break;
+      case 17:
+        if (name.toLowerCase() === 'transfer-encoding') mayHaveBody = true;
+        break;
+    }
   }
   const scheme = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
   const url = target.startsWith('/') ? targetUrl(scheme, host, target)?.href : absoluteUrl(target);

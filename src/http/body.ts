@@ -69,26 +69,26 @@ function readBytes(request: Request, maxBytes: number, declaredWithinCap: boolea
  * against the cap afterwards (an in-process caller may declare less than it sends), and given up
  * with a 400 when the request's signal aborts first, as the streamed read is.
  */
-async function readDeclared(request: Request, maxBytes: number): Promise<Uint8Array> {
+function readDeclared(request: Request, maxBytes: number): Promise<Uint8Array> {
   const signal = request.signal;
-  if (signal.aborted) throw unreadable();
-  const reading = request.arrayBuffer();
-  reading.catch(() => {}); // when the abort wins, a later failure of the read is nobody's
-  let onAbort!: () => void;
-  const aborted = new Promise<never>((_, reject) => (onAbort = () => reject(unreadable())));
-  signal.addEventListener('abort', onAbort, { once: true });
-  let bytes: Uint8Array;
-  try {
-    bytes = new Uint8Array(await Promise.race([reading, aborted]));
-  } catch (error) {
-    if (error instanceof ApiError) throw error; // an adapter's own (413 at its cap), or the abort
-    if (request.body?.locked) throw alreadyRead(); // locked by the caller before: the platform's TypeError
-    throw unreadable();
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
-  if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
-  return bytes;
+  if (signal.aborted) return Promise.reject(unreadable());
+  // One promise of ours: settled by the read, or by the abort first (a later end of the read is then nobody's).
+  return new Promise<Uint8Array>((resolve, reject) => {
+    const onAbort = () => reject(unreadable());
+    signal.addEventListener('abort', onAbort, { once: true });
+    request.arrayBuffer().then(
+      (buffer) => {
+        signal.removeEventListener('abort', onAbort);
+        if (buffer.byteLength > maxBytes) reject(tooLarge(maxBytes));
+        else resolve(new Uint8Array(buffer));
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        // An adapter's own ApiError (413 at its cap) is kept; any other failure is a broken upload.
+        reject(error instanceof ApiError ? error : unreadable());
+      },
+    );
+  });
 }
 
 function alreadyRead(): ApiError {
