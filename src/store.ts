@@ -103,7 +103,7 @@ export interface PetStoreOptions {
    * fixed windows counted in the database, so every process on one database shares the count.
    * Answers carry `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers-11);
    * over the limit: 429, Error code `rate_limited`, `Retry-After`. Each counted request costs one
-   * extra database round trip (docs/rate-limits.md). Off when absent.
+   * extra database round trip (docs/http-features.md). Off when absent.
    * @example
    * ```ts
    * createPetStore({ db, keys, rateLimit: { limit: 100, windowSeconds: 60 } })
