@@ -26,7 +26,7 @@ export function withIndex(handler: FetchHandler, basePath: string, docs: boolean
   const html = indexHtml(links);
   return {
     fetch(request) {
-      if ((request.method !== 'GET' && request.method !== 'HEAD') || !isRootPath(request.url)) return handler.fetch(request);
+      if ((request.method !== 'GET' && request.method !== 'HEAD') || new URL(request.url).pathname !== '/') return handler.fetch(request);
       const wantsHtml = /\btext\/html\b/.test(request.headers.get('accept') ?? '');
       const headers = { 'content-type': wantsHtml ? 'text/html; charset=utf-8' : 'application/json; charset=utf-8', link, vary: 'accept' };
       return new Response(request.method === 'HEAD' ? null : wantsHtml ? html : json, { status: 200, headers });
@@ -48,15 +48,4 @@ ${item(links.health, 'Health')}
 </body>
 </html>
 `;
-}
-
-/**
- * Whether the path of `url` (a Request's URL: absolute and serialised, as `new URL().href` is) is
- * `/`: read from the text, not by parsing a URL for every request the store answers.
- */
-export function isRootPath(url: string): boolean {
-  const path = url.indexOf('/', url.indexOf('//') + 2);
-  if (path === -1) return true;
-  const next = url.charCodeAt(path + 1);
-  return Number.isNaN(next) || next === 0x3f /* ? */ || next === 0x23; /* # */
 }

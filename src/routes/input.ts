@@ -22,15 +22,8 @@ interface Entries {
   lower: readonly string[];
 }
 
-/**
- * One text value: the fast `parse` when the parameter has one, else its valibot schema. When the
- * fast parse refuses, valibot decides and words the detail, so the messages have one source.
- */
+/** One text value, by its valibot schema, which words every refusal. */
 function parseText(details: ErrorDetail[], name: string, param: TextParam, text: string): unknown {
-  if (param.parse !== undefined) {
-    const fast = param.parse(text);
-    if (fast !== undefined) return fast;
-  }
   const result = v.safeParse(param.schema, text, ONE_ISSUE);
   if (result.success) return result.output;
   details.push(...result.issues.map((issue) => ({ path: name, message: issue.message })));

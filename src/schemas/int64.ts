@@ -30,7 +30,8 @@ export const INT64_JSON_SCHEMA = {
 
 /**
  * The rule of an int64 sent as text (a path segment): canonical decimal, `-?(0|[1-9][0-9]*)`,
- * within int64. {@link parseInt64Text} is its fast form; test/int64-text.test.ts checks they agree.
+ * within int64. {@link parseInt64Text} decodes the same rule where no detail is worded (a cursor);
+ * test/int64-text.test.ts checks they agree.
  */
 export const Int64Text = v.pipe(
   v.string(),
@@ -53,5 +54,5 @@ export function parseInt64Text(text: string): bigint | undefined {
 
 /** An int64 path parameter (`/pets/:petId`): parsed to a bigint, documented as `integer`/`int64`. */
 export function int64Path(description: string) {
-  return textParam({ schema: Int64Text, parse: parseInt64Text, document: { ...INT64_JSON_SCHEMA }, description });
+  return textParam({ schema: Int64Text, document: { ...INT64_JSON_SCHEMA }, description });
 }

@@ -15,11 +15,6 @@ export interface TextParam<T = unknown> {
   readonly document?: JsonSchema;
   /** The text used when a query parameter is absent (validated like a sent value). */
   readonly default?: string;
-  /**
-   * Optional fast parse that must agree with `schema` (a differential test checks it): the value,
-   * or undefined for anything `schema` refuses. Then valibot runs only to word the 400.
-   */
-  readonly parse?: (text: string) => T | undefined;
 }
 
 /** Declares a text parameter, keeping its exact type (schema output, whether it has a default). */

@@ -21,19 +21,10 @@ export const LimitParam = v.pipe(
   v.maxValue(LIMIT_MAX, LIMIT_MESSAGE),
 );
 
-/** The fast form of {@link LimitParam} (test/query-params.test.ts checks they agree). */
-export function parseLimit(text: string): number | undefined {
-  if (text.length > 3 || !DIGITS.test(text)) return undefined;
-  const n = Number(text);
-  return n >= LIMIT_MIN && n <= LIMIT_MAX ? n : undefined;
-}
-
 /** The `limit` query parameter of the lists; out of range is a 400, never clamped. */
 export const limitQuery = textParam({
   schema: LimitParam,
   default: String(LIMIT_DEFAULT),
-  // Every list request reads a limit (the default included): parsed without valibot when valid.
-  parse: parseLimit,
   description: `Maximum number of items to return, ${LIMIT_MIN} to ${LIMIT_MAX}. Out of range is a 400, never clamped.`,
   // The text rule converts to a string pattern; to a client it is an integer with these bounds.
   document: { type: 'integer', minimum: LIMIT_MIN, maximum: LIMIT_MAX, default: LIMIT_DEFAULT },

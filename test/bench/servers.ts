@@ -9,7 +9,6 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'tsup';
 import { config } from './config.js';
-import { CORE_SWITCHES, switchOff } from './servers/core-switches.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 
@@ -23,8 +22,6 @@ export interface ServerDef {
    * Its own tsconfig.json resolves `petstore-router` (paths) to that tree's src/.
    */
   tree?: string;
-  /** A core fast path switched off while bundling (servers/core-switches.ts): a build of its own. */
-  off?: string;
 }
 
 /** Our server: the standalone CLI once it exists, else the bench's stand-in bridge. */
@@ -64,16 +61,12 @@ export function serverDefs(): ServerDef[] {
   // The fast-path table (docs/performance.md): our server with one fast path off, per name, in
   // the same rounds; the report's `petstore / petstore-no-X` CPU ratio is that path's saving.
   for (const name of config.fastPathsOff) {
-    chosen.push(
-      name in CORE_SWITCHES
-        ? { name: `petstore-no-${name}`, label: `petstore-router without ${name}`, entry: ours.entry, args: ours.args, off: name }
-        : {
-            name: `petstore-no-${name}`,
-            label: `petstore-router without ${name}`,
-            entry: 'test/bench/servers/switchable.ts',
-            args: ['--off', name],
-          },
-    );
+    chosen.push({
+      name: `petstore-no-${name}`,
+      label: `petstore-router without ${name}`,
+      entry: 'test/bench/servers/switchable.ts',
+      args: ['--off', name],
+    });
   }
   return chosen;
 }
@@ -96,15 +89,12 @@ function refTree(ref: string): string {
  */
 export async function compile(defs: ServerDef[]): Promise<Map<string, string>> {
   const files = new Map<string, string>();
-  const builds = new Map<string, ServerDef[]>();
-  const key = (d: ServerDef) => `${d.tree ?? ''}|${d.off ?? ''}`;
-  for (const d of defs) builds.set(key(d), [...(builds.get(key(d)) ?? []), d]);
-  for (const group of builds.values()) {
-    const { tree = '', off } = group[0]!;
-    const separate = tree !== '' || off !== undefined;
-    const outDir = join(config.workDir, separate ? `servers-${group[0]!.name}` : 'servers');
-    if (separate) rmSync(outDir, { recursive: true, force: true });
-    const built = await bundle(Object.fromEntries(group.map((d) => [d.name, d.entry])), outDir, tree, off);
+  const trees = new Map<string, ServerDef[]>();
+  for (const d of defs) trees.set(d.tree ?? '', [...(trees.get(d.tree ?? '') ?? []), d]);
+  for (const [tree, group] of trees) {
+    const outDir = join(config.workDir, tree === '' ? 'servers' : `servers-${group[0]!.name}`);
+    if (tree !== '') rmSync(outDir, { recursive: true, force: true });
+    const built = await bundle(Object.fromEntries(group.map((d) => [d.name, d.entry])), outDir, tree);
     for (const d of group) files.set(d.name, built.get(d.name)!);
   }
   return files;
@@ -117,7 +107,7 @@ export async function compile(defs: ServerDef[]): Promise<Map<string, string>> {
  * run as TypeScript through tsx it would carry esbuild's `keepNames` (a `__name()` call for every
  * closure made per call, ~1.6 us per create in a profile), which no user of the package runs.
  */
-export async function bundle(entries: Record<string, string>, outDir: string, tree = '', off?: string): Promise<Map<string, string>> {
+export async function bundle(entries: Record<string, string>, outDir: string, tree = ''): Promise<Map<string, string>> {
   mkdirSync(outDir, { recursive: true });
   await build({
     config: false,
@@ -134,7 +124,6 @@ export async function bundle(entries: Record<string, string>, outDir: string, tr
     // Dependencies stay in node_modules, as for users of the package; our own code is bundled.
     external: ['@electric-sql/pglite', 'pg', 'kysely', 'valibot', 'itty-router', 'fastify', '@valibot/to-json-schema', 'tsup'],
     outExtension: () => ({ js: '.mjs' }),
-    esbuildPlugins: off === undefined ? [] : [switchOff(off, join(root, tree))],
   });
   return new Map(Object.keys(entries).map((name) => [name, join(outDir, `${name}.mjs`)]));
 }
