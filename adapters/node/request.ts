@@ -342,7 +342,8 @@ class NodeRequest {
   // Once the stream was built (or the platform Request), they read through it, as the platform does.
 
   arrayBuffer(): Promise<ArrayBuffer> {
-    return this.bytes().then((bytes) => (bytes.byteLength === bytes.buffer.byteLength ? bytes.buffer : bytes.slice().buffer));
+    // bytes() owns its whole buffer (joined(), or the platform's own read).
+    return this.bytes().then((bytes) => bytes.buffer);
   }
 
   bytes(): Promise<Uint8Array<ArrayBuffer>> {

@@ -49,6 +49,15 @@ export function guardClient(client: pg.PoolClient): pg.PoolClient {
 /** Lends a client of a pool of ours: `callback` gets it (its StatementClient) or the connect error. */
 export type Lend = (callback: (error: Error | undefined, client: StatementClient | undefined) => void) => void;
 
+/** One client of `lend`, in one promise (the callback form inside it: no promise hop of pg-pool's). */
+export function lendClient(lend: Lend): Promise<StatementClient> {
+  return new Promise<StatementClient>((resolve, reject) => {
+    lend((error, client) =>
+      error || client === undefined ? reject(error ?? new Error('petstore-router: the pool lent no client')) : resolve(client),
+    );
+  });
+}
+
 /**
  * The lending of a pool of ours, shared by Kysely's path ({@link statementPool}) and the direct
  * path (pool-runner.ts): pg-pool's documented callback form, each pg client wrapped in one
@@ -77,11 +86,9 @@ export function statementPool(pool: pg.Pool, lend: Lend, deadlines?: StatementDe
   let ended: Promise<void> | undefined;
   return {
     connect() {
-      // The callback form inside one promise of ours: an async function awaiting pg-pool's promise
-      // form costs more promise hops on every query.
-      return new Promise<PostgresPoolClient>((resolve, reject) => {
-        lend((error, client) => (error ? reject(error) : resolve(client as unknown as PostgresPoolClient)));
-      });
+      // One promise of ours around pg-pool's callback form: an async function awaiting pg-pool's
+      // promise form costs more promise hops on every query.
+      return lendClient(lend) as unknown as Promise<PostgresPoolClient>;
     },
     end: () => {
       deadlines?.close();

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { ReplicaState, ReplicaStatus } from '../read-view.js';
-import { type Lend, lender, ownPool } from './pool.js';
+import { type Lend, lendClient, lender, ownPool } from './pool.js';
 import type { StatementClient } from './statement-client.js';
 import { StatementDeadlines } from './timeout.js';
 import { CHECK_SQL, caughtUp, checkThenRead } from './replica-read.js';
@@ -57,10 +57,7 @@ export class Replica {
    */
   async read(lsn: string, sql: string, parameters: readonly unknown[], arrayRows: boolean): Promise<ReplicaAnswer> {
     const rowMode = arrayRows ? 'array' : undefined;
-    // Guarded (pool.ts): a replica stopping while the client is out must not crash the process.
-    const client = await this.#client();
-    let broken = false;
-    try {
+    return this.#using(async (client) => {
       const both = checkThenRead(lsn, sql, parameters);
       if (both !== undefined) {
         const results = await client.send<pg.QueryResult[]>({ text: both, rowMode } as pg.QueryConfig);
@@ -71,19 +68,25 @@ export class Replica {
       if (!this.#passed(caughtUp(check.rows[0]))) return undefined;
       const read = await client.send<pg.QueryResult>({ text: sql, values: parameters as unknown[], rowMode } as pg.QueryConfig);
       return { rows: read.rows };
+    });
+  }
+
+  /**
+   * Runs `work` on a client of this replica's pool (guarded, pool.ts: a replica stopping while the
+   * client is out must not crash the process). A client whose statement failed or timed out is
+   * dropped, not lent again.
+   */
+  async #using<T>(work: (client: StatementClient) => Promise<T>): Promise<T> {
+    const client = await lendClient(this.#lend);
+    let broken = false;
+    try {
+      return await work(client);
     } catch (error) {
       broken = true;
       throw error;
     } finally {
-      // A client whose statement failed or timed out is dropped, not lent again.
       client.release(broken);
     }
-  }
-
-  #client(): Promise<StatementClient> {
-    return new Promise((resolve, reject) =>
-      this.#lend((error, client) => (error || !client ? reject(error ?? new Error('no client')) : resolve(client))),
-    );
   }
 
   /**
@@ -114,19 +117,12 @@ export class Replica {
   }
 
   /** The probe's query: has it replayed `lsn`; undefined for a server that is not a standby. */
-  async replayed(lsn: string): Promise<boolean | undefined> {
-    const client = await this.#client();
-    let broken = false;
-    try {
+  replayed(lsn: string): Promise<boolean | undefined> {
+    return this.#using(async (client) => {
       const text = `${CHECK_SQL}, pg_is_in_recovery() as standby`;
       const { rows } = await client.send<pg.QueryResult<{ standby: boolean }>>({ text, values: [lsn] });
       return rows[0]?.standby === true ? caughtUp(rows[0]) : undefined;
-    } catch (error) {
-      broken = true;
-      throw error;
-    } finally {
-      client.release(broken);
-    }
+    });
   }
 
   end(): Promise<void> {
