@@ -201,4 +201,30 @@ test('in-process, the store reads the Request body through its stream: bodyUsed 
   assert.is(request.bodyUsed, true);
 });
 
+// A body whose Content-Length is declared is read whole by the Request itself (src/http/body.ts,
+// readDeclared): the same cap, the same abort and the same errors as a streamed one.
+test('a declared Content-Length: the body read whole, still capped, still given up at an abort', async () => {
+  const declared = (length: number, body: BodyInit, signal?: AbortSignal) =>
+    new Request(URL_, {
+      method: 'POST',
+      headers: { ...JSON_TYPE, 'content-length': String(length) },
+      body,
+      duplex: 'half',
+      ...(signal ? { signal } : {}),
+    } as RequestInit);
+  const body = '{"name":"Rex"}';
+  assert.equal(await outcome(declared(body.length, body)), { value: body });
+  // Declared within the cap, sent past it (only an in-process caller can): 413 all the same.
+  assert.equal(await outcome(declared(10, `{"name":"${'x'.repeat(70_000)}"}`)), tooLarge);
+  const unreadable = { status: 400, code: 'invalid_request', message: 'the request body could not be read to its end' };
+  assert.equal(await outcome(declared(body.length, body, AbortSignal.abort())), unreadable);
+  // A body that stalls, then the abort: answered at the abort, not left pending.
+  const abort = new AbortController();
+  const stalled = new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(new TextEncoder().encode('{"name":')) });
+  setTimeout(() => abort.abort(), 20);
+  const started = performance.now();
+  assert.equal(await outcome(declared(body.length, stalled, abort.signal)), unreadable);
+  assert.ok(performance.now() - started < 1_000, 'answered at the abort');
+});
+
 test.run();
