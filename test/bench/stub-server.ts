@@ -3,10 +3,19 @@
  * at once by a stub runner the database object carries (src/drivers/statements.ts),
  * so a CPU profile under load shows our code and Node's HTTP work without a database's noise.
  *
- *   node --import tsx --cpu-prof test/bench/stub-server.ts [port]   (key: bench-key-0123456789abcdef)
+ * Bundle it first, as the bench bundles its servers: under tsx every closure created per request
+ * also gets its `name` defined (esbuild's keepNames), an `Object.defineProperty` call that shows
+ * in a profile and is not in the published build.
+ *
+ *   npx esbuild test/bench/stub-server.ts --bundle --platform=node --format=esm --packages=external \
+ *     --alias:petstore-router=./src/index.ts --outfile=.cache/stub-server.mjs
+ *   node --perf-basic-prof .cache/stub-server.mjs [port]   (key: bench-key-0123456789abcdef; then perf record -p PID)
  *   wrk -t1 -c32 -d5s -H 'Authorization: Bearer bench-key-0123456789abcdef' -s .cache/bench/wrk/create.lua http://127.0.0.1:19095/v1/pets
  *
- * Stop it with SIGINT (the profile is written on exit). Figures from it are in docs/performance.md.
+ * `perf record -F 5000 -g -p PID` with `--perf-basic-prof` (JavaScript names from /tmp/perf-PID.map)
+ * samples the whole process at little cost; V8's `--cpu-prof` works too (the profile is written
+ * on SIGINT) but inflates short functions several times over. Figures from it are in
+ * docs/performance.md.
  */
 import { Kysely, PostgresDialect } from 'kysely';
 import { nodeResponse, serve } from '../../adapters/node.js';
