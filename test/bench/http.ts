@@ -10,7 +10,7 @@ import { seedPets, settlePets, withoutAutovacuum } from './db.js';
 import { backendCpuBetween, sampleBackends } from './postgres-cpu.js';
 import { cpuTimes, peakRss, resetPeakRss } from './proc.js';
 import { type RunningServer, compile, serverDefs, start } from './servers.js';
-import { fmt, median, table } from './stats.js';
+import { fmt, median, percentile, table } from './stats.js';
 import { ensureWrk, scenarios, wrk } from './wrk.js';
 import type { Kysely } from 'kysely';
 import type { Database } from 'petstore-router';
@@ -97,6 +97,12 @@ async function runScenarios(db: Kysely<Database>, servers: RunningServer[], resu
   }
 }
 
+/** The 25th to the 75th percentile over rounds of (ours / theirs), pairing the rounds of one run. */
+function middleHalf(ours: Round[], theirs: Round[], key: keyof Round): string {
+  const ratios = ours.map((o, i) => o[key] / theirs[i]![key]);
+  return `${fmt.ratio(percentile(ratios, 25))}-${fmt.ratio(percentile(ratios, 75))}`;
+}
+
 /** Median over rounds of (ours / theirs), pairing the rounds of one run. */
 function ratio(ours: Round[], theirs: Round[], key: keyof Round): number {
   return median(ours.map((o, i) => o[key] / theirs[i]![key]));
@@ -129,6 +135,7 @@ export function httpReport(res: HttpResults): string {
         fmt.ratio(ratio(ours, rounds, 'rps')),
         fmt.ratio(ratio(ours, rounds, 'p99')),
         fmt.ratio(ratio(ours, rounds, 'cpuUs')),
+        middleHalf(ours, rounds, 'cpuUs'),
         fmt.ratio(ratio(ours, rounds, 'userUs')),
         fmt.ratio(ratio(ours, rounds, 'dbUs')),
         fmt.ratio(peakRatio),
@@ -138,8 +145,13 @@ export function httpReport(res: HttpResults): string {
   return [
     table(['scenario', 'server', 'req/s', 'p99 ms', 'server CPU us/req', 'of which user', 'PostgreSQL CPU us/req', 'peak RSS MB'], rows),
     '',
-    'Ratios (median of per-round ratios; CPU/req and p99 lower is better, req/s higher is better):',
+    'Ratios (median of per-round ratios; CPU/req and p99 lower is better, req/s higher is better). The middle half of',
+    "the rounds' CPU/req ratios (25th to 75th percentile) shows how far one round moves: a target that falls inside it",
+    'is neither clearly met nor clearly missed.',
     '',
-    table(['scenario', 'pair', 'req/s', 'p99', 'CPU/req', 'user CPU/req', 'PostgreSQL CPU/req', 'peak RSS'], ratios),
+    table(
+      ['scenario', 'pair', 'req/s', 'p99', 'CPU/req', 'CPU/req, middle half of rounds', 'user CPU/req', 'PostgreSQL CPU/req', 'peak RSS'],
+      ratios,
+    ),
   ].join('\n');
 }
