@@ -92,29 +92,9 @@ export class NodeBodyReader implements BodyReader {
   #start(): void {
     if (!this.#state.started) {
       this.#state.started = true;
-      // A whole reader first takes what the parser already holds: a small body that came in the
-      // same packets as its headers is answered here, with no listener, resume or event turn.
-      if (this.#whole !== undefined && this.#takeBuffered()) return;
       this.#req.on('data', this.#onData).on('end', this.#onEnd).on('error', this.#onError).on('close', this.#onClose);
     }
     this.#req.resume();
-  }
-
-  /**
-   * Takes the chunks the request stream holds now (`readable.read()`, the documented pull, which
-   * also tells Node the body is being consumed) through {@link #onData}, so the cap holds as for
-   * streamed chunks. True once the whole reader was answered: past the cap, or with the whole body
-   * when the message is complete (`message.complete`: its end was parsed, so nothing more comes).
-   */
-  #takeBuffered(): boolean {
-    const req = this.#req;
-    for (let chunk = req.read() as Buffer | null; chunk !== null && this.#failure === undefined; chunk = req.read() as Buffer | null) {
-      this.#onData(chunk);
-    }
-    if (this.#failure !== undefined) return true; // past the cap: failed, and reading stopped
-    if (!req.complete) return false;
-    this.#onEnd();
-    return true;
   }
 
   /** Stops reading; a read still waiting ends (done), as a cancelled stream's pending read does. */
