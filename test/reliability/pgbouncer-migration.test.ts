@@ -7,11 +7,12 @@ import { databaseUrl } from '../helpers/postgres-test.js';
 import { sleep, within } from './helpers/load.js';
 import { freshDatabase } from './helpers/postgres.js';
 
-// A migration through a transaction-mode PgBouncer that times out on the client side: the
-// migrator's transaction holds PostgreSQL's migration lock (Kysely takes a transaction-scoped
-// advisory lock), and the client destroys its connection at the statement timeout. PgBouncer then
-// closes the server connection of that transaction, so the lock ends with it: the next migration
-// through the same pooler runs at once instead of waiting on a lock nobody will release.
+// A migration through a transaction-mode PgBouncer that times out on the client side: Kysely's
+// migrator holds its advisory lock (`pg_advisory_lock`, a session lock, taken and released inside
+// the migration's transaction) when the statement times out, and the client destroys that
+// connection. PgBouncer then closes the server connection it was in a transaction on, so the
+// session and its lock end: the next migration through the same pooler runs at once instead of
+// waiting on a lock held by a backend nobody will use again.
 const directUrl = databaseUrl();
 const pgbouncer = process.env.PGBOUNCER_URL;
 if (!pgbouncer && process.env.CI) throw new Error('PGBOUNCER_URL must be set in CI: the PgBouncer migration test may not be skipped');
