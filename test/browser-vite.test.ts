@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -90,7 +90,7 @@ browserTest(
     const site = await serveApp(dist, asked);
     let browser: Browser | undefined;
     try {
-      browser = await launchChromium(mkdtempSync(join(tmpdir(), 'petstore-vite-chromium-')));
+      browser = await launchChromium(dirname(dist)); // its profile in the project's directory, removed below
       const page = await browser.newPage();
       page.setDefaultTimeout(120_000);
       page.on('pageerror', (error) => console.error('page error:', error));
@@ -110,6 +110,7 @@ browserTest(
     } finally {
       await browser?.close();
       site.close();
+      rmSync(dirname(dist), { recursive: true, force: true });
     }
   },
 );
