@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Transaction, sql } from 'kysely';
 import { type MigrationResult, Migrator } from 'kysely/migration';
 import { migrations } from './migrations/index.js';
 import { checkSchemaName } from './schema-name.js';
@@ -18,8 +18,9 @@ export interface MigrateOptions {
 }
 
 /**
- * Applies petstore-router's migrations. Idempotent, and safe when several processes start at
- * once (Kysely takes an advisory lock on PostgreSQL). Throws if a migration fails.
+ * Applies petstore-router's migrations, in one transaction. Idempotent, and safe when several
+ * processes start at once, directly or through a transaction pooler (an advisory lock holds the
+ * others back until the transaction ends). Throws if a migration fails.
  *
  * @example
  * ```ts
@@ -32,20 +33,57 @@ export async function migrate<DB>(db: Kysely<DB>, options: MigrateOptions = {}):
   // Without a schema: the connection's current one, named, because Kysely's Migrator otherwise
   // takes a bookkeeping table of the same name in ANY schema (e.g. another store's) for ours.
   const schema = options.schema === undefined ? await currentSchema(db) : checkSchemaName(options.schema, 'migrate: options.schema');
-  // In a schema: the migrations' statements (withSchema) and Kysely's bookkeeping tables
-  // (migrationTableSchema) both go there, so each schema records its own migrations.
-  const migrator = new Migrator({
-    db: schema === undefined ? db : db.withSchema(schema),
-    provider: { getMigrations: () => Promise.resolve(migrations) },
-    migrationTableName: MIGRATION_TABLE,
-    migrationLockTableName: MIGRATION_LOCK_TABLE,
-    ...(schema === undefined ? {} : { migrationTableSchema: schema }),
-  });
-  // Migrator reports failure as data rather than throwing: check and throw.
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw new Error(`petstore-router migration failed: ${describe(error)}`, { cause: error });
-  return results ?? [];
+  // All of it in one transaction, so on one backend even through a transaction-mode pooler
+  // (PgBouncer lends a backend per transaction). Kysely's Migrator, given a Kysely, takes its
+  // lock (a session `pg_advisory_lock`) and releases it in statements of their own: through a
+  // pooler they can land on different backends, and the lock stayed held on one that went back to
+  // the pool, so every later migration waited on it (test/reliability/pgbouncer-migration.test.ts).
+  let failure: Error | undefined;
+  try {
+    // A caller's transaction already keeps every statement on its connection.
+    if (db.isTransaction) return await migrateIn(db as Transaction<DB>);
+    return await db.transaction().execute((trx) => migrateIn(trx));
+  } catch (error) {
+    // A broken connection (a statement timed out) also fails the ROLLBACK, whose error Kysely
+    // throws instead: the migration's own failure is the one to report.
+    throw failure ?? new Error(`petstore-router migration failed: ${describe(error)}`, { cause: error });
+  }
+
+  async function migrateIn(trx: Transaction<DB>): Promise<MigrationResult[]> {
+    // One migration at a time: a transaction lock of ours, released with the transaction.
+    await sql`select pg_advisory_xact_lock(${sql.raw(MIGRATION_LOCK_KEY)})`.execute(trx);
+    await sql`savepoint petstore_migrate`.execute(trx);
+    // In a schema: the migrations' statements (withSchema) and Kysely's bookkeeping tables
+    // (migrationTableSchema) both go there, so each schema records its own migrations.
+    const migrator = new Migrator({
+      db: schema === undefined ? trx : trx.withSchema(schema),
+      provider: { getMigrations: () => Promise.resolve(migrations) },
+      migrationTableName: MIGRATION_TABLE,
+      migrationLockTableName: MIGRATION_LOCK_TABLE,
+      ...(schema === undefined ? {} : { migrationTableSchema: schema }),
+    });
+    // Migrator reports failure as data rather than throwing: check and throw.
+    const { error, results } = await migrator.migrateToLatest();
+    if (error) {
+      failure = new Error(`petstore-router migration failed: ${describe(error)}`, { cause: error });
+      // Kysely's session lock outlives a failed migration (its release ran in the aborted
+      // transaction): back to the savepoint, and this backend gives up its session locks before the
+      // transaction ends, so no backend a pooler lends again holds one. Where that fails the
+      // connection is broken (a statement timed out): it is destroyed, its session with it.
+      try {
+        await sql`rollback to savepoint petstore_migrate`.execute(trx);
+        await sql`select pg_advisory_unlock_all()`.execute(trx);
+      } catch {
+        // The failure to report is the migration's.
+      }
+      throw failure;
+    }
+    return results ?? [];
+  }
 }
+
+/** The key of our migration lock (`pg_advisory_xact_lock`): "petstore" in ASCII (0x70657473746f7265) as an int8. */
+const MIGRATION_LOCK_KEY = '8099007544119226981';
 
 /** Migrates a database a helper just built; on failure releases it (nothing leaks) and throws. */
 export async function migrateOrDestroy<DB>(db: Kysely<DB>, options: MigrateOptions = {}): Promise<Kysely<DB>> {

@@ -80,4 +80,41 @@ bouncerTest('a migration through PgBouncer that times out leaves no lock behind:
   }
 });
 
+bouncerTest('migrations through PgBouncer under load leave no lock held on a pooled backend, and none waits on one', async () => {
+  const fresh = await freshDatabase(directUrl!, 'bouncerload');
+  const pooled = new URL(pgbouncer!);
+  pooled.pathname = new URL(fresh.url).pathname;
+  const observer = new pg.Client({ connectionString: fresh.url });
+  await observer.connect();
+  // Short transactions from 12 clients keep PgBouncer's backends busy, so the statements of one
+  // migration are lent different backends unless they share a transaction.
+  const load = new pg.Pool({ connectionString: pooled.toString(), max: 12 });
+  let loading = true;
+  const clients = Array.from({ length: 12 }, async () => {
+    while (loading) await load.query('select pg_sleep(0.002)').catch(() => {});
+  });
+  const failures: string[] = [];
+  try {
+    for (let run = 0; run < 10; run++) {
+      const outcome = await within(
+        createPostgresDatabase(pooled.toString(), { maxWaitMs: 3_000 }).then(
+          (db) => db.destroy().then(() => 'migrated'),
+          (error: Error) => error.message,
+        ),
+        15_000,
+        `migration ${run + 1}`,
+      );
+      const locks = await advisoryLocks(observer);
+      if (outcome !== 'migrated' || locks > 0) failures.push(`migration ${run + 1}: ${outcome}, ${locks} advisory lock(s) left`);
+    }
+    assert.equal(failures, []);
+  } finally {
+    loading = false;
+    await Promise.all(clients);
+    await load.end();
+    await observer.end();
+    await fresh.drop();
+  }
+});
+
 test.run();
