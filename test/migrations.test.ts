@@ -73,4 +73,44 @@ postgresTest(test, 'on PostgreSQL, several processes migrating at once all succe
   }
 });
 
+postgresTest(
+  test,
+  'on PostgreSQL, a migration that fails leaves nothing half-done and no lock held, and runs once the cause is gone',
+  async (url) => {
+    const name = `petstore_migrate_fail_${process.pid}_${Date.now()}`;
+    const admin = await createPostgresDatabase(url, { migrate: false });
+    await sql`create database ${sql.id(name)}`.execute(admin);
+    const target = new URL(url);
+    target.pathname = `/${name}`;
+    // One connection: the one that failed is the one looked at, still open in the pool.
+    const db = await createPostgresDatabase({ connectionString: target.href, max: 1 }, { migrate: false });
+    const tables = async () =>
+      (await sql<{ t: string }>`select tablename as t from pg_tables where schemaname = current_schema() order by 1`.execute(db)).rows.map(
+        (r) => r.t,
+      );
+    try {
+      // A view where the first migration creates its second table: that statement fails.
+      await sql`create view petstore_orders as select 1 as id`.execute(db);
+      const failed = await migrate(db).then(
+        () => 'migrated',
+        (error: Error) => error.message,
+      );
+      assert.match(failed, /^petstore-router migration failed: .*petstore_orders/, failed);
+      assert.equal(await tables(), [], "the failed migration's tables, and Kysely's bookkeeping tables, are rolled back");
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_locks where locktype = 'advisory'`.execute(db);
+      assert.is(rows[0]!.n, 0, 'the connection that migrated holds no advisory lock (Kysely takes a session lock)');
+
+      await sql`drop view petstore_orders`.execute(db);
+      assert.equal(
+        (await migrate(db)).map((r) => r.status),
+        Object.keys(migrations).map(() => 'Success'),
+      );
+    } finally {
+      await db.destroy();
+      await sql`drop database if exists ${sql.id(name)} with (force)`.execute(admin);
+      await admin.destroy();
+    }
+  },
+);
+
 test.run();

@@ -1,5 +1,5 @@
 import { type Kysely, type Transaction, sql } from 'kysely';
-import { type MigrationResult, Migrator } from 'kysely/migration';
+import { type Migration, type MigrationResult, Migrator } from 'kysely/migration';
 import { migrations } from './migrations/index.js';
 import { checkSchemaName } from './schema-name.js';
 
@@ -57,7 +57,7 @@ export async function migrate<DB>(db: Kysely<DB>, options: MigrateOptions = {}):
     // (migrationTableSchema) both go there, so each schema records its own migrations.
     const migrator = new Migrator({
       db: schema === undefined ? trx : trx.withSchema(schema),
-      provider: { getMigrations: () => Promise.resolve(migrations) },
+      provider: { getMigrations: () => Promise.resolve(STEPS) },
       migrationTableName: MIGRATION_TABLE,
       migrationLockTableName: MIGRATION_LOCK_TABLE,
       ...(schema === undefined ? {} : { migrationTableSchema: schema }),
@@ -81,6 +81,30 @@ export async function migrate<DB>(db: Kysely<DB>, options: MigrateOptions = {}):
     return results ?? [];
   }
 }
+
+/**
+ * A migration in a savepoint of its own: when it fails, the transaction is rolled back to before
+ * it and stays usable, so the Migrator's closing statements (its lock's release) still run and the
+ * error it reports is the migration's, not "current transaction is aborted".
+ */
+function inSavepoint(migration: Migration): Migration {
+  return {
+    ...migration,
+    async up(db) {
+      await sql`savepoint petstore_migration_step`.execute(db);
+      try {
+        await migration.up(db);
+      } catch (error) {
+        // Where this fails too the connection is broken: the migration's error is still the one to report.
+        await sql`rollback to savepoint petstore_migration_step`.execute(db).catch(() => {});
+        throw error;
+      }
+      await sql`release savepoint petstore_migration_step`.execute(db);
+    },
+  };
+}
+
+const STEPS: Record<string, Migration> = Object.fromEntries(Object.entries(migrations).map(([name, m]) => [name, inSavepoint(m)]));
 
 /** The key of our migration lock (`pg_advisory_xact_lock`): "petstore" in ASCII (0x70657473746f7265) as an int8. */
 const MIGRATION_LOCK_KEY = '8099007544119226981';
