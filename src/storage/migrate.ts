@@ -57,7 +57,7 @@ export async function migrate<DB>(db: Kysely<DB>, options: MigrateOptions = {}):
     // (migrationTableSchema) both go there, so each schema records its own migrations.
     const migrator = new Migrator({
       db: schema === undefined ? trx : trx.withSchema(schema),
-      provider: { getMigrations: () => Promise.resolve(STEPS) },
+      provider: { getMigrations: () => Promise.resolve(inSavepoints(migrations)) },
       migrationTableName: MIGRATION_TABLE,
       migrationLockTableName: MIGRATION_LOCK_TABLE,
       ...(schema === undefined ? {} : { migrationTableSchema: schema }),
@@ -104,7 +104,10 @@ function inSavepoint(migration: Migration): Migration {
   };
 }
 
-const STEPS: Record<string, Migration> = Object.fromEntries(Object.entries(migrations).map(([name, m]) => [name, inSavepoint(m)]));
+/** Every migration of `all` in a savepoint of its own; read when the Migrator asks, so the list as it is then. */
+function inSavepoints(all: Record<string, Migration>): Record<string, Migration> {
+  return Object.fromEntries(Object.entries(all).map(([name, migration]) => [name, inSavepoint(migration)]));
+}
 
 /** The key of our migration lock (`pg_advisory_xact_lock`): "petstore" in ASCII (0x70657473746f7265) as an int8. */
 const MIGRATION_LOCK_KEY = '8099007544119226981';
