@@ -528,7 +528,7 @@ test("the bridge's own body cap is an option: none by default, 413 past maxBodyB
       assert.equal(JSON.parse(over.body), { code: 'payload_too_large', message: 'the request body exceeds 1000 bytes', status: 413 });
       // Past the cap by what arrives after the read began (600 bytes, then 600 more): 413 too.
       const head = 'POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 1200\r\n\r\n';
-      assert.match(await rawInParts(port, [head + 'a'.repeat(600), 'a'.repeat(600)]), /^HTTP\/1\.1 413 [^]*Connection: close/i);
+      assert.match(await raw(port, [head + 'a'.repeat(600), 'a'.repeat(600)]), /^HTTP\/1\.1 413 [^]*Connection: close/i);
     },
     { maxBodyBytes: 1_000, onError: (e: unknown) => void errors.push(e) },
   );
@@ -693,7 +693,7 @@ test('the lazy request body reads as a platform Request body does, by every way 
       for (const delivery of deliveries) {
         const head = `POST /x?way=${encodeURIComponent(`${way}/${delivery}`)} HTTP/1.1\r\nHost: x\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n`;
         const parts = delivery === 'whole' ? [head + body] : [head + body.slice(0, 100), body.slice(100)];
-        const answer = await rawInParts(port, parts);
+        const answer = await raw(port, parts);
         assert.match(answer, /^HTTP\/1\.1 204 /, `${way}, ${delivery}: ${answer}`);
       }
     }
@@ -703,20 +703,5 @@ test('the lazy request body reads as a platform Request body does, by every way 
     for (const delivery of deliveries) assert.equal(lazy[`${way}/${delivery}`], platform, `${way}, ${delivery}`);
   }
 });
-
-/** Sends `parts` on one connection, 30 ms apart, and resolves with everything the server sent back. */
-async function rawInParts(port: number, parts: readonly string[]): Promise<string> {
-  const socket = connect(port, '127.0.0.1');
-  const chunks: Buffer[] = [];
-  socket.on('data', (c: Buffer) => chunks.push(c));
-  socket.on('error', () => {});
-  const closed = once(socket, 'close');
-  for (const [i, part] of parts.entries()) {
-    if (i > 0) await sleep(30);
-    socket.write(part);
-  }
-  await closed;
-  return Buffer.concat(chunks).toString('latin1');
-}
 
 test.run();

@@ -97,15 +97,20 @@ async function runScenarios(db: Kysely<Database>, servers: RunningServer[], resu
   }
 }
 
-/** The 25th to the 75th percentile over rounds of (ours / theirs), pairing the rounds of one run. */
-function middleHalf(ours: Round[], theirs: Round[], key: keyof Round): string {
-  const ratios = ours.map((o, i) => o[key] / theirs[i]![key]);
-  return `${fmt.ratio(percentile(ratios, 25))}-${fmt.ratio(percentile(ratios, 75))}`;
+/** (ours / theirs) of each round, pairing the rounds of one run. */
+function perRound(ours: Round[], theirs: Round[], key: keyof Round): number[] {
+  return ours.map((o, i) => o[key] / theirs[i]![key]);
 }
 
-/** Median over rounds of (ours / theirs), pairing the rounds of one run. */
+/** Median over rounds of (ours / theirs). */
 function ratio(ours: Round[], theirs: Round[], key: keyof Round): number {
-  return median(ours.map((o, i) => o[key] / theirs[i]![key]));
+  return median(perRound(ours, theirs, key));
+}
+
+/** The 25th to the 75th percentile over rounds of (ours / theirs). */
+function middleHalf(ours: Round[], theirs: Round[], key: keyof Round): string {
+  const ratios = perRound(ours, theirs, key);
+  return `${fmt.ratio(percentile(ratios, 25))}-${fmt.ratio(percentile(ratios, 75))}`;
 }
 
 export function httpReport(res: HttpResults): string {

@@ -1,11 +1,17 @@
 import { connect } from 'node:net';
 
+/** Pause between the parts of a request sent in parts (see {@link rawExchange}). */
+const PART_PAUSE_MS = 30;
+
 /**
  * Sends raw bytes to 127.0.0.1:`port` and returns everything the server sent until it closed the
  * connection (as latin1 text). For requests an HTTP client would never send (no Host, a broken
- * request line). Rejects when the server keeps the connection open past `keepOpenMs`.
+ * request line), or sent in parts (an array: each part written 30 ms after the one before, so the
+ * server has started on what came first). Rejects when the server keeps the connection open past
+ * `keepOpenMs`.
  */
-export function rawExchange(port: number, text: string | Buffer, keepOpenMs = 5_000): Promise<string> {
+export function rawExchange(port: number, text: string | Buffer | readonly string[], keepOpenMs = 5_000): Promise<string> {
+  const parts = typeof text === 'string' || Buffer.isBuffer(text) ? [text] : text;
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
@@ -19,6 +25,9 @@ export function rawExchange(port: number, text: string | Buffer, keepOpenMs = 5_
       clearTimeout(timer);
       resolve(Buffer.concat(chunks).toString('latin1'));
     });
-    socket.write(text);
+    parts.forEach((part, i) => {
+      if (i === 0) socket.write(part);
+      else setTimeout(() => socket.destroyed || socket.write(part), i * PART_PAUSE_MS);
+    });
   });
 }

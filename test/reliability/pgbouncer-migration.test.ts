@@ -29,12 +29,20 @@ async function advisoryLocks(client: pg.Client): Promise<number> {
   return rows[0]!.n;
 }
 
-bouncerTest('a migration through PgBouncer that times out leaves no lock behind: the next one runs at once', async () => {
-  const fresh = await freshDatabase(directUrl!, 'bouncermigrate');
+/** A fresh database, its URL through PgBouncer, and a client connected to it directly (not through PgBouncer). */
+async function freshBehindPgBouncer(
+  label: string,
+): Promise<{ fresh: Awaited<ReturnType<typeof freshDatabase>>; pooled: URL; direct: pg.Client }> {
+  const fresh = await freshDatabase(directUrl!, label);
   const pooled = new URL(pgbouncer!);
   pooled.pathname = new URL(fresh.url).pathname;
-  const holder = new pg.Client({ connectionString: fresh.url });
-  await holder.connect();
+  const direct = new pg.Client({ connectionString: fresh.url });
+  await direct.connect();
+  return { fresh, pooled, direct };
+}
+
+bouncerTest('a migration through PgBouncer that times out leaves no lock behind: the next one runs at once', async () => {
+  const { fresh, pooled, direct: holder } = await freshBehindPgBouncer('bouncermigrate');
   try {
     // Migrated once directly: the bookkeeping tables exist, so the next migration reads them.
     await (await createPostgresDatabase(fresh.url)).destroy();
@@ -81,11 +89,7 @@ bouncerTest('a migration through PgBouncer that times out leaves no lock behind:
 });
 
 bouncerTest('migrations through PgBouncer under load leave no lock held on a pooled backend, and none waits on one', async () => {
-  const fresh = await freshDatabase(directUrl!, 'bouncerload');
-  const pooled = new URL(pgbouncer!);
-  pooled.pathname = new URL(fresh.url).pathname;
-  const observer = new pg.Client({ connectionString: fresh.url });
-  await observer.connect();
+  const { fresh, pooled, direct: observer } = await freshBehindPgBouncer('bouncerload');
   // Short transactions from 12 clients keep PgBouncer's backends busy, so the statements of one
   // migration are lent different backends unless they share a transaction.
   const load = new pg.Pool({ connectionString: pooled.toString(), max: 12 });
