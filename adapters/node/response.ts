@@ -119,30 +119,90 @@ export const nodeResponse: ResponseFactory = (text, status, headers) => new Node
 const noop = () => {};
 
 /**
+ * The store's JSON answers of one handler, written together once the event-loop turn that made
+ * them ends (a `setImmediate` after its I/O callbacks), as uWebSockets.js corks every send of a
+ * loop iteration. The bytes of each answer are unchanged; what changes is when they leave: a
+ * socket write to a client that sleeps wakes it, and on a virtual machine that wake-up (an
+ * interrupt sent to another CPU) costs the writer more than the rest of the write. Answers written
+ * back to back wake a client once per batch rather than once per answer (docs/performance.md, fast
+ * path `batched-writes`). An answer waits at most for the other callbacks of its turn; the order
+ * of answers on one connection is Node's to keep, as always (it holds a pipelined request's
+ * response until the one before it has finished).
+ */
+export class AnswerBatch {
+  #due: QueuedAnswer[] = [];
+  readonly #onFailure: (res: ServerResponse, error: unknown, close: boolean) => void;
+
+  /** `onFailure` answers for a write that threw (a header Node refuses): the bridge's 500. */
+  constructor(onFailure: (res: ServerResponse, error: unknown, close: boolean) => void) {
+    this.#onFailure = onFailure;
+  }
+
+  add(answer: QueuedAnswer): void {
+    if (this.#due.length === 0) setImmediate(this.#flush);
+    this.#due.push(answer);
+  }
+
+  readonly #flush = (): void => {
+    const due = this.#due;
+    this.#due = [];
+    for (const answer of due) {
+      const { res } = answer;
+      if (res.destroyed) continue; // the client left meanwhile: nothing to write to
+      try {
+        writeNow(answer);
+      } catch (error) {
+        // One failed write must not cost the others of the batch their turn.
+        try {
+          this.#onFailure(res, error, answer.fields.connection === 'close');
+        } catch {
+          res.destroy();
+        }
+      }
+    }
+  };
+}
+
+/** An answer of the store, ready to write: the response, its status, header fields and body. */
+interface QueuedAnswer {
+  res: ServerResponse;
+  status: number;
+  fields: OutgoingHttpHeaders;
+  text: string;
+}
+
+function writeNow({ res, status, fields, text }: QueuedAnswer): void {
+  res.writeHead(status, fields);
+  res.end(text);
+}
+
+/**
  * Writes a web Response on a Node response: status, headers (each Set-Cookie on its own line),
  * then the body. A body of one chunk (every JSON answer of the store) goes out in a single write
  * with Content-Length, because socket writes dominate the server's CPU; longer bodies stream with
- * back-pressure. HEAD answers and null bodies send headers only.
+ * back-pressure. HEAD answers and null bodies send headers only. With a `batch`, the store's
+ * untouched JSON answers are written with the others of their event-loop turn (AnswerBatch).
  */
-export function writeResponse(res: ServerResponse, response: Response, close: boolean): Promise<void> | undefined {
+export function writeResponse(res: ServerResponse, response: Response, close: boolean, batch?: AnswerBatch): Promise<void> | undefined {
   // Synchronous for the store's lazy JSON answers (nearly every answer): no async layer, no
   // promise, for the caller to await (handler.ts awaits only a returned promise).
-  return writeJsonAnswer(res, response, close) ? undefined : writeOther(res, response, close);
+  return writeJsonAnswer(res, response, close, batch) ? undefined : writeOther(res, response, close);
 }
 
 /**
  * Writes a JSON answer the store built with our factory (NodeJsonResponse), untouched: no Headers,
  * no Response built. False when `response` is something else or the request is a HEAD.
  */
-function writeJsonAnswer(res: ServerResponse, response: Response, close: boolean): boolean {
+function writeJsonAnswer(res: ServerResponse, response: Response, close: boolean, batch: AnswerBatch | undefined): boolean {
   const parts = NodeJsonResponse.untouched(response);
   if (parts === undefined || res.req.method === 'HEAD') return false;
   // The answer's own field object (nobody else holds it once the store returned): no copy.
   const fields: OutgoingHttpHeaders = parts.fields ?? toNodeHeaders(parts.headers!);
   if (close) fields.connection = 'close';
   fields['content-length'] = Buffer.byteLength(parts.text);
-  res.writeHead(parts.status, fields);
-  res.end(parts.text);
+  const answer: QueuedAnswer = { res, status: parts.status, fields, text: parts.text };
+  if (batch) batch.add(answer);
+  else writeNow(answer);
   return true;
 }
 

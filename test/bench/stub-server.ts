@@ -10,6 +10,7 @@
  *   npx esbuild test/bench/stub-server.ts --bundle --platform=node --format=esm --packages=external \
  *     --alias:petstore-router=./src/index.ts --outfile=.cache/stub-server.mjs
  *   node --perf-basic-prof .cache/stub-server.mjs [port]   (key: bench-key-0123456789abcdef; then perf record -p PID)
+ *   BATCH_WRITES=0 node .cache/stub-server.mjs [port]      (each answer written at once: the bridge's batchWrites off)
  *   wrk -t1 -c32 -d5s -H 'Authorization: Bearer bench-key-0123456789abcdef' -s .cache/bench/wrk/create.lua http://127.0.0.1:19095/v1/pets
  *
  * `perf record -F 5000 -g -p PID` with `--perf-basic-prof` (JavaScript names from /tmp/perf-PID.map)
@@ -35,6 +36,10 @@ const statements: StatementRunner = {
 };
 const db = Object.assign(kysely, { statements });
 const store = createPetStore({ db, createResponse: nodeResponse, keys: ['bench-key-0123456789abcdef'] });
-const served = await serve(store, { port: Number(process.argv[2] ?? 19_095), host: '127.0.0.1' });
+const served = await serve(store, {
+  port: Number(process.argv[2] ?? 19_095),
+  host: '127.0.0.1',
+  batchWrites: process.env.BATCH_WRITES !== '0',
+});
 console.log(`listening on ${served.url}`);
 process.on('SIGINT', () => process.exit(0));

@@ -10,6 +10,8 @@
  *   headers and body stream copied), as an eager bridge would hand it.
  * - `prepared`: the database is Kysely on a `pg.Pool` of the bench's own (no statement runner:
  *   statements unnamed, rows as objects, through Kysely's executor).
+ * - `batched-writes`: every answer is written as soon as it is ready (`batchWrites: false`), not
+ *   with the others of its event-loop turn.
  * - `statement-deadlines`: the pool's statement timeout (5 s) is pg's own `query_timeout` (a timer
  *   per query) instead of the driver's one timer per pool (src/drivers/pg/timeout.ts).
  */
@@ -18,7 +20,7 @@ import { createPetStore } from 'petstore-router';
 import { nodeResponse, serve } from 'petstore-router/node';
 import { createPostgresDatabase } from 'petstore-router/pg';
 
-export const FAST_PATHS = ['node-response', 'lazy-request', 'prepared', 'statement-deadlines'] as const;
+export const FAST_PATHS = ['node-response', 'lazy-request', 'batched-writes', 'prepared', 'statement-deadlines'] as const;
 
 const argv = process.argv.slice(2);
 const flag = (name: string) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : undefined);
@@ -43,7 +45,11 @@ const eager = (request: Request): Request =>
     duplex: 'half',
   } as RequestInit);
 const handler = off.has('lazy-request') ? { fetch: (request: Request) => store.fetch(eager(request)) } : store;
-const served = await serve(handler, { port: Number(flag('port') ?? 8080), host: flag('host') ?? '127.0.0.1' });
+const served = await serve(handler, {
+  port: Number(flag('port') ?? 8080),
+  host: flag('host') ?? '127.0.0.1',
+  batchWrites: !off.has('batched-writes'),
+});
 console.log(`listening on ${served.url}/v1`);
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => void served.close().then(() => db.destroy().then(() => process.exit(0))));
