@@ -66,13 +66,7 @@ export function createNodeHandler(handler: FetchHandler, options: NodeHandlerOpt
   if (!(maxBodyBytes >= 0)) throw new RangeError('petstore-router/node: maxBodyBytes must be a number of bytes (0 or more)');
   const batchWrites = options.batchWrites ?? true;
   if (typeof batchWrites !== 'boolean') throw new TypeError('petstore-router/node: batchWrites must be true or false');
-  const batch = batchWrites
-    ? new AnswerBatch((res, error, close) => {
-        onError(error);
-        if (res.headersSent) res.destroy();
-        else writeError(res, 500, ErrorCode.internalError, 'internal server error', close);
-      })
-    : undefined;
+  const batch = batchWrites ? new AnswerBatch((res, error, close) => failed(res, error, onError, close)) : undefined;
   return (req, res) => {
     handle(handler, req, res, onError, maxBodyBytes, batch).catch((error) => {
       // Only reached by a bug in the bridge itself: still never leave the socket hanging.
@@ -122,9 +116,7 @@ async function handle(
       writeError(res, 413, ErrorCode.payloadTooLarge, `the request body exceeds ${maxBodyBytes} bytes`, true);
       return;
     }
-    onError(error);
-    if (res.headersSent) res.destroy();
-    else writeError(res, 500, ErrorCode.internalError, 'internal server error', mustClose(500));
+    failed(res, error, onError, mustClose(500));
     return;
   }
   try {
@@ -132,10 +124,18 @@ async function handle(
     if (writing) await writing;
   } catch (error) {
     if (res.destroyed) return;
-    onError(error);
-    if (res.headersSent) res.destroy();
-    else writeError(res, 500, ErrorCode.internalError, 'internal server error', mustClose(500));
+    failed(res, error, onError, mustClose(500));
   }
+}
+
+/**
+ * The handler failed, or writing its answer did: `onError` hears why, the client gets a masked 500
+ * Error body, or a destroyed socket once headers are out (never a hung one).
+ */
+function failed(res: ServerResponse, error: unknown, onError: (error: unknown) => void, close: boolean): void {
+  onError(error);
+  if (res.headersSent) res.destroy();
+  else writeError(res, 500, ErrorCode.internalError, 'internal server error', close);
 }
 
 function defaultOnError(error: unknown): void {
