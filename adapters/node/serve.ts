@@ -67,25 +67,24 @@ export async function serve(handler: FetchHandler, options: ServeOptions = {}): 
   });
 
   const listener = createNodeHandler(handler, options);
-  // Connections, not requests, are tracked for the shutdown: a Set that every request entered and
-  // left kept each in-flight response reachable from a long-lived table, and under load V8 then
+  // Each open connection with its latest response, so a parser error or the shutdown can tell
+  // whether an answer is under way on it (from the public 'connection' and 'request' events: no
+  // socket internals). Connections, not requests, are the keys: a Set that every request entered
+  // and left kept each in-flight response reachable from a long-lived table, and under load V8 then
   // promoted each request's objects to the old generation: more peak RSS and frequent major GCs
-  // (docs/performance.md). Connections come and go far less often than requests.
-  const sockets = new Set<Socket>();
+  // (docs/performance.md). Here a request only replaces its connection's entry (a plain Map: a
+  // WeakMap would cost the garbage collector ephemeron work for every response), and the entry
+  // goes with the connection.
+  const connections = new Map<Socket, ServerResponse | undefined>();
   server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
+    connections.set(socket, undefined);
+    socket.once('close', () => connections.delete(socket));
   });
-  // Each connection's latest response, so a parser error or the shutdown can tell whether an
-  // answer is under way on it (from the public 'request' event: no socket internals). Weak in
-  // the connection and one entry per connection, replaced by its next request: no table of
-  // every request, and nothing kept once the connection is gone.
-  const responses = new WeakMap<Socket, ServerResponse>();
   let closing: Promise<void> | undefined;
   // While shutting down, a connection is idle once its response is done: let it go then.
   const releaseWhenDone = (res: ServerResponse) => res.once('close', () => setImmediate(() => server.closeIdleConnections()));
   server.on('request', (req, res) => {
-    responses.set(req.socket, res);
+    connections.set(req.socket, res); // every socket came through 'connection' first
     if (closing) {
       res.setHeader('connection', 'close');
       releaseWhenDone(res);
@@ -95,7 +94,7 @@ export async function serve(handler: FetchHandler, options: ServeOptions = {}): 
   server.on('clientError', (error: Error & { code?: string; rawPacket?: Buffer }, socket: Socket) => {
     const answer = parserErrorAnswer(error, maxHeaderSize);
     // A response already under way cannot get a second status line: drop the connection.
-    const current = responses.get(socket);
+    const current = connections.get(socket);
     if (!answer || !socket.writable || (current?.headersSent && !current.writableFinished)) {
       socket.destroy();
       return;
@@ -121,8 +120,7 @@ export async function serve(handler: FetchHandler, options: ServeOptions = {}): 
         resolve();
       });
       // Answers still to be written end their connection; idle keep-alive connections go now.
-      for (const socket of sockets) {
-        const res = responses.get(socket);
+      for (const res of connections.values()) {
         if (!res || res.writableFinished) continue;
         if (!res.headersSent) res.setHeader('connection', 'close');
         releaseWhenDone(res);

@@ -8,10 +8,11 @@
  * | BENCH_DATABASE_URL    | postgres://postgres:postgres@127.0.0.1:5432/petstore_bench |
  * | BENCH_ROUNDS          | alternating rounds per scenario (10; quick 2)            |
  * | BENCH_SECONDS         | seconds per measured round (3; quick 2)                  |
+ * | BENCH_LEAD_IN_SECONDS | unmeasured load on a server right before each of its rounds (1; 0: none) |
  * | BENCH_CONNECTIONS     | wrk connections (32)                                     |
  * | BENCH_SERVERS         | comma list: petstore,petstore-unshed,node-pg,fastify-pg (and petstore-ref) |
  * | BENCH_REF             | git ref of the petstore-ref server, for A/B runs (HEAD)  |
- * | BENCH_FAST_PATHS_OFF  | comma list (node-response,lazy-request,prepared,statement-deadlines): one more server per name, ours with that fast path off |
+ * | BENCH_FAST_PATHS_OFF  | comma list (node-response,lazy-request,prepared,statement-deadlines,batched-writes): one more server per name, ours with that fast path off |
  * | BENCH_SCENARIOS       | comma list: list,filter,get,create                       |
  * | BENCH_PROFILE=1       | run our server with `node --cpu-prof` (profiles in .cache/bench/profiles) |
  * | BENCH_PROFILE_ALL=1   | with BENCH_PROFILE: profile every server, the baselines too, to compare them |
@@ -39,6 +40,8 @@ export const config = {
   rounds: int('BENCH_ROUNDS', quick ? 2 : 10),
   seconds: int('BENCH_SECONDS', quick ? 2 : 3),
   warmupSeconds: quick ? 1 : 3,
+  /** Unmeasured load on a server right before each of its measured rounds (0: none). */
+  leadInSeconds: int('BENCH_LEAD_IN_SECONDS', 1),
   connections: int('BENCH_CONNECTIONS', 32),
   port: int('BENCH_PORT', 18_080),
   servers: list('BENCH_SERVERS', ['petstore', 'petstore-unshed', 'node-pg', 'fastify-pg']),

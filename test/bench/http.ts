@@ -72,6 +72,10 @@ async function runScenarios(db: Kysely<Database>, servers: RunningServer[], resu
     for (let r = 0; r < config.rounds; r++) {
       const order = servers.map((_, i) => servers[(i + r) % servers.length]!);
       for (const s of order) {
+        // Each server is measured in its own steady state, whatever ran before it: a short lead-in
+        // of the same load (its pool connected again if it idled past pg-pool's 10 s idle timeout
+        // while the others ran, its code warm), unmeasured.
+        if (config.leadInSeconds > 0) await wrk(s.origin, scenario, config.leadInSeconds);
         // Every measurement starts from the same table, with no vacuum or checkpoint due.
         await settlePets(db, config.httpRows);
         const dbBefore = await sampleBackends(db);
