@@ -227,4 +227,22 @@ test('a declared Content-Length: the body read whole, still capped, still given 
   assert.ok(performance.now() - started < 1_000, 'answered at the abort');
 });
 
+// A runtime whose Request has no bytes() (older than the method): the declared body is read by
+// arrayBuffer() instead, with the same outcomes.
+test('a declared body on a Request without bytes(): read by arrayBuffer(), the same outcomes', async () => {
+  const withoutBytes = (length: number, body: string) => {
+    const request = new Request(URL_, { method: 'POST', headers: { ...JSON_TYPE, 'content-length': String(length) }, body });
+    Object.defineProperty(request, 'bytes', { value: undefined });
+    let arrayBufferCalls = 0;
+    const arrayBuffer = request.arrayBuffer.bind(request);
+    Object.defineProperty(request, 'arrayBuffer', { value: () => (arrayBufferCalls++, arrayBuffer()) });
+    return { request, calls: () => arrayBufferCalls };
+  };
+  const body = '{"name":"Rex"}';
+  const read = withoutBytes(body.length, body);
+  assert.equal(await outcome(read.request), { value: body });
+  assert.is(read.calls(), 1, 'read by arrayBuffer()');
+  assert.equal(await outcome(withoutBytes(10, `{"name":"${'x'.repeat(70_000)}"}`).request), tooLarge);
+});
+
 test.run();

@@ -7,7 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createPostgresDatabase } from '../src/pg.js';
 import { type StatementRunner, statementsOf } from '../src/drivers/statements.js';
-import type { StatementTarget } from '../src/storage/statement.js';
+import { type StatementTarget, defineStatement } from '../src/storage/statement.js';
 import type { Database } from '../src/storage/database.js';
 import { findPet, insertPet, listPets } from '../src/storage/pets.js';
 import { countRequest } from '../src/storage/rate-limits.js';
@@ -117,6 +117,31 @@ test('a database only the runner used: destroy() still ends its pool', async () 
     (e: Error) => e.message,
   );
   assert.match(after, /end|destroyed/i, 'the pool was ended by destroy()');
+});
+
+// first() and one() pick the row in the step that maps the rows, on both paths: first() gives
+// undefined for no row; one() fails, naming the statement, where a row was owed.
+test('first() and one(): the first row, none, and a missing row that was owed', async (context) => {
+  const byId = defineStatement<[id: bigint], string>(
+    'find a pet name by id',
+    1,
+    (d, id) => d.selectFrom('petstore_pets').select('name').where('id', '=', id),
+    (row) => row[0] as string,
+  );
+  const [pet] = await both(context, (db) => insertPet(db, { name: 'First', categoryId: 1n, status: 'available' }));
+  const [foundA, foundB] = await both(context, (db) => byId.first(db, BigInt(pet.id)));
+  assert.is(foundA, 'First');
+  assert.equal(foundB, { name: 'First' }, "Kysely's path: the row as an object, as run() gives it");
+  const [noneA, noneB] = await both(context, (db) => byId.first(db, -1n));
+  assert.is(noneA, undefined);
+  assert.is(noneB, undefined);
+  for (const db of [context.target, context.db]) {
+    const owed = await byId.one(db, -1n).then(
+      () => 'resolved',
+      (error: unknown) => (error as Error).message,
+    );
+    assert.is(owed, 'petstore-router: find a pet name by id answered no row');
+  }
 });
 
 test.run();

@@ -71,20 +71,13 @@ const listByStatusAfter = pageStatements<[status: PetStatus, afterId: bigint]>('
 
 /** Inserts a pet; one round trip (`insert ... returning`). */
 export function insertPet(db: StatementTarget, pet: NewStoredPet): Promise<PetRecord> {
-  return insertPetStatement.run(db, pet.name, pet.categoryId, pet.status ?? DEFAULT_PET_STATUS).then(insertedRow);
-}
-
-function insertedRow(rows: PetRecord[]): PetRecord {
-  if (rows.length === 0) throw new Error('petstore-router: insert returned no row');
-  return rows[0]!;
+  return insertPetStatement.one(db, pet.name, pet.categoryId, pet.status ?? DEFAULT_PET_STATUS);
 }
 
 /** Finds one pet by id, or undefined. */
 export function findPet(db: StatementTarget, id: bigint): Promise<PetRecord | undefined> {
-  return findPetStatement.run(db, id).then(firstRow);
+  return findPetStatement.first(db, id);
 }
-
-const firstRow = (rows: PetRecord[]): PetRecord | undefined => rows[0];
 
 export interface ListPetsParams {
   limit: number;

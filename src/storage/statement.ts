@@ -1,4 +1,4 @@
-import { type Compilable, type CompiledQuery, Kysely, type QueryResult } from 'kysely';
+import { type Compilable, type CompiledQuery, Kysely } from 'kysely';
 import type { PreparedStatement, StatementRunner } from '../drivers/statements.js';
 import { sha256Hex } from '../http/sha256.js';
 import type { Database } from './database.js';
@@ -47,7 +47,25 @@ export class Statement<A extends readonly unknown[], R> {
    * target has one, else by Kysely's public `executeQuery`.
    */
   run(target: StatementTarget, ...args: A): Promise<R[]> {
-    // Not an async function: the mapping is chained on the driver's promise, one promise hop fewer.
+    return this.#send(target, args, this.#records);
+  }
+
+  /** The first row of the answer, mapped; undefined when there is none. */
+  first(target: StatementTarget, ...args: A): Promise<R | undefined> {
+    return this.#send(target, args, this.#first);
+  }
+
+  /** The one row of an answer that must have one (`insert ... returning`); it fails without. */
+  one(target: StatementTarget, ...args: A): Promise<R> {
+    return this.#send(target, args, this.#one);
+  }
+
+  /**
+   * Sends the statement and maps the rows with `map` in the step that receives them (the runner's
+   * callback, or the one `then` of Kysely's path): not an async function, and no `then` of a
+   * caller's for picking a row, so the answer is one promise hop from the driver's.
+   */
+  #send<T>(target: StatementTarget, args: A, map: (rows: readonly unknown[]) => T): Promise<T> {
     const db = target instanceof Kysely ? target : target.db;
     const runner = target instanceof Kysely ? undefined : target.statements;
     let compiled: Compiled;
@@ -61,12 +79,10 @@ export class Statement<A extends readonly unknown[], R> {
     const done = currentObserver()?.statement(query.sql);
     const ran =
       runner !== undefined
-        ? runner.run(prepared, parameters, this.#records)
-        : raw.executeQuery<unknown>({ ...query, parameters }).then(this.#recordsOf);
+        ? runner.run(prepared, parameters, map)
+        : raw.executeQuery<unknown>({ ...query, parameters }).then(({ rows }) => map(rows));
     return done === undefined ? ran : observed(ran, done);
   }
-
-  readonly #recordsOf = ({ rows }: QueryResult<unknown>): R[] => this.#records(rows);
 
   /** A runner answers with array rows; Kysely's path with objects already keyed by the statement's column names. */
   readonly #records = (rows: readonly unknown[]): R[] => {
@@ -74,6 +90,18 @@ export class Statement<A extends readonly unknown[], R> {
     const records = new Array<R>(rows.length);
     for (let i = 0; i < rows.length; i++) records[i] = this.fromArray(rows[i] as unknown[]);
     return records;
+  };
+
+  readonly #first = (rows: readonly unknown[]): R | undefined => {
+    if (rows.length === 0) return undefined;
+    const row = rows[0];
+    return Array.isArray(row) ? this.fromArray(row) : (row as R);
+  };
+
+  readonly #one = (rows: readonly unknown[]): R => {
+    const record = this.#first(rows);
+    if (record === undefined) throw new Error(`petstore-router: ${this.description} answered no row`);
+    return record;
   };
 
   #compile(db: Kysely<Database>): Compiled {
