@@ -28,7 +28,7 @@ export function readJsonObject(request: Request, maxBytes = MAX_BODY_BYTES): Pro
     }
     const declared = request.headers.get('content-length');
     if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
-    return readBytes(request, maxBytes, declared !== null && DECIMAL.test(declared)).then(jsonObject);
+    return readBody(request, maxBytes, declared !== null && DECIMAL.test(declared), jsonObject);
   } catch (error) {
     return Promise.reject(error);
   }
@@ -57,17 +57,19 @@ function jsonObject(bytes: Uint8Array): Record<string, unknown> {
 const DECIMAL = /^\d+$/;
 
 /**
- * The whole body of `request`, at most `maxBytes` of it: read whole by the Request itself when its
- * length was declared (and found within the cap), else through `request.body`, counted as it streams.
+ * The whole body of `request`, at most `maxBytes` of it, as `read` makes it: read whole by the
+ * Request itself when its length was declared (and found within the cap), else through
+ * `request.body`, counted as it streams. `read` runs in the step that has the bytes (a throw is
+ * the rejection), so the caller's value is one promise away from the body's.
  */
-function readBytes(request: Request, maxBytes: number, declaredWithinCap: boolean): Promise<Uint8Array> {
+function readBody<T>(request: Request, maxBytes: number, declaredWithinCap: boolean, read: (bytes: Uint8Array) => T): Promise<T> {
   // An in-process caller may hand over a Request whose body it has read or locked: its mistake,
   // told as such, not a 500 from a TypeError.
   if (request.bodyUsed) return Promise.reject(alreadyRead());
-  if (declaredWithinCap) return readDeclared(request, maxBytes);
-  if (request.body === null) return Promise.resolve(new Uint8Array(0));
+  if (declaredWithinCap) return readDeclared(request, maxBytes, read);
+  if (request.body === null) return Promise.resolve(new Uint8Array(0)).then(read);
   if (request.body.locked) return Promise.reject(alreadyRead());
-  return readCapped(request.body.getReader(), maxBytes, request.signal);
+  return readCapped(request.body.getReader(), maxBytes, request.signal).then(read);
 }
 
 /**
@@ -78,18 +80,22 @@ function readBytes(request: Request, maxBytes: number, declaredWithinCap: boolea
  * against the cap afterwards (an in-process caller may declare less than it sends), and given up
  * with a 400 when the request's signal aborts first, as the streamed read is.
  */
-function readDeclared(request: Request, maxBytes: number): Promise<Uint8Array> {
+function readDeclared<T>(request: Request, maxBytes: number, read: (bytes: Uint8Array) => T): Promise<T> {
   const signal = request.signal;
   if (signal.aborted) return Promise.reject(unreadable());
   // One promise of ours: settled by the read, or by the abort first (a later end of the read is then nobody's).
-  return new Promise<Uint8Array>((resolve, reject) => {
+  return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(unreadable());
     signal.addEventListener('abort', onAbort, { once: true });
     wholeBody(request).then(
       (bytes) => {
         signal.removeEventListener('abort', onAbort);
-        if (bytes.byteLength > maxBytes) reject(tooLarge(maxBytes));
-        else resolve(bytes);
+        if (bytes.byteLength > maxBytes) return reject(tooLarge(maxBytes));
+        try {
+          resolve(read(bytes));
+        } catch (error) {
+          reject(error);
+        }
       },
       (error: unknown) => {
         signal.removeEventListener('abort', onAbort);

@@ -67,15 +67,18 @@ export const createPetRoute = defineRoute({
     '422': 'UnprocessableContent',
     ...SERVER_ERRORS,
   },
-  handler: async (req) => {
+  handler: (req) => {
     const { url, store, body: newPet } = req;
     const key = req.headers['Idempotency-Key'];
     const created = (pet: PetRecord) =>
       ({ status: 201, body: writePet(pet), location: `${url.origin}${store.basePath}/pets/${pet.id}` }) satisfies StoredResponse;
     if (key === undefined) {
       // Without a key nothing is remembered: the answer goes out as built, no idempotency record.
-      const { status, body, location } = created(await insertPet(store, newPet));
-      return jsonResponse(status, body, { location });
+      // (A then, not an async function: no generator to resume per create.)
+      return insertPet(store, newPet).then((pet) => {
+        const { status, body, location } = created(pet);
+        return jsonResponse(status, body, { location });
+      });
     }
     // Same NewPet after validation = same request: key order, spacing, unknown properties and an
     // omitted status (stored as "available") do not change the fingerprint.
@@ -106,9 +109,9 @@ export const getPetRoute = defineRoute({
     '410': 'Gone',
     ...SERVER_ERRORS,
   },
-  handler: async ({ params, store }) => {
-    const pet = await findPet(store.reads, params.petId);
-    if (!pet) throw new ApiError(404, ErrorCode.notFound, `pet ${params.petId} does not exist`);
-    return jsonResponse(200, writePet(pet));
-  },
+  handler: ({ params, store }) =>
+    findPet(store.reads, params.petId).then((pet) => {
+      if (!pet) throw new ApiError(404, ErrorCode.notFound, `pet ${params.petId} does not exist`);
+      return jsonResponse(200, writePet(pet));
+    }),
 });
