@@ -13,7 +13,8 @@ export interface PreparedStatement {
 /**
  * What a driver of this package can do faster than Kysely's executor for the store's own
  * statements: send one outside any transaction, by the driver's documented API, and resolve with
- * `map` applied to its rows as arrays in the statement's column order. Given explicitly: the
+ * `map` applied to its rows as arrays in the statement's column order (a throw of `map` is the
+ * promise's rejection: storage checks rows there). Given explicitly: the
  * database object a driver returns carries it ({@link DatabaseWithStatements}); the store reads it
  * once at creation. Without it, every statement runs through Kysely's public `executeQuery`.
  */
