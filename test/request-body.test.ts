@@ -245,4 +245,26 @@ test('a declared body on a Request without bytes(): read by arrayBuffer(), the s
   assert.equal(await outcome(withoutBytes(10, `{"name":"${'x'.repeat(70_000)}"}`).request), tooLarge);
 });
 
+// readJsonObject says every refusal is a rejection: a caller chaining on its promise (the route
+// layer does) must never see a synchronous throw, whatever the refusal.
+test('every refusal is a rejected promise, never a synchronous throw', async () => {
+  const refused = [
+    new Request(URL_, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' }),
+    new Request(URL_, { method: 'POST', headers: { ...JSON_TYPE, 'content-length': '999999' }, body: '{}' }),
+    new Request(URL_, { method: 'POST', headers: JSON_TYPE, body: '{"name":' }),
+  ];
+  const statuses: number[] = [];
+  for (const request of refused) {
+    let pending: Promise<unknown> | undefined;
+    assert.not.throws(() => void (pending = readJsonObject(request)));
+    statuses.push(
+      await pending!.then(
+        () => 0,
+        (error: unknown) => (error as ApiError).status,
+      ),
+    );
+  }
+  assert.equal(statuses, [415, 413, 400]);
+});
+
 test.run();

@@ -3,7 +3,7 @@
  *
  * | variable              | default                                                  |
  * |-----------------------|----------------------------------------------------------|
- * | BENCH_QUICK=1         | short rounds and fewer iterations (a smoke run, ~3 min)  |
+ * | BENCH_QUICK=1         | short rounds and fewer iterations (a smoke run, ~5 min)  |
   suites: list('BENCH_ONLY', ['http', 'inprocess', 'ergonomics', 'test-stores', 'first-store', 'scale', 'overload', 'replica']),
  * | BENCH_DATABASE_URL    | postgres://postgres:postgres@127.0.0.1:5432/petstore_bench |
  * | BENCH_ROUNDS          | alternating rounds per scenario (10; quick 2)            |
