@@ -50,6 +50,7 @@ export function checkOptions<T extends { keys: KeysInput }>(options: T): Omit<T,
   );
   checkOption(o, 'cors', isObject, "an object { origins: ['https://app.example'] | '*' }, or absent for no CORS");
   checkOption(o, 'onResponse', (v) => typeof v === 'function', 'a function (event) => void');
+  checkOption(o, 'batchCreates', (v) => typeof v === 'boolean', 'true or false');
   checkOption(o, 'createResponse', (v) => typeof v === 'function', 'a function (text, status, headers) => Response');
   return { ...options, keys };
 }

@@ -4,6 +4,7 @@ import type { StatementRunner } from '../drivers/statements.js';
 import type { DeprecationPolicy } from '../deprecation.js';
 import type { RequestUrl } from '../http/request-url.js';
 import type { Answer } from '../http/json-write.js';
+import type { NewStoredPet, PetRecord } from '../model.js';
 import type { Database } from '../storage/database.js';
 
 /** Everything a route needs, resolved once by createPetStore and passed as an argument. */
@@ -16,6 +17,13 @@ export interface StoreContext {
    * the database's read side when its driver has read replicas (drivers/read-view.ts).
    */
   reads: { readonly db: Kysely<Database>; readonly statements: StatementRunner | undefined };
+  /**
+   * Stores a pet outside any transaction (`POST /pets` without an `Idempotency-Key`): the
+   * batching inserter (storage/pet-inserts.ts) when the database has a runner, `batchCreates`
+   * is not false and no statement is observed (Server-Timing, OpenTelemetry), else one plain
+   * statement per pet.
+   */
+  insertPet: (pet: NewStoredPet) => Promise<PetRecord>;
   /** The read replicas' state, when there are any (health checks). */
   readRouting: (() => ReadRouting) | undefined;
   now: () => Date;

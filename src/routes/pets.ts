@@ -75,7 +75,7 @@ export const createPetRoute = defineRoute({
     if (key === undefined) {
       // Without a key nothing is remembered: the answer goes out as built, no idempotency record.
       // (A then, not an async function: no generator to resume per create.)
-      return insertPet(store, newPet).then((pet) => {
+      return store.insertPet(newPet).then((pet) => {
         const { status, body, location } = created(pet);
         return jsonResponse(status, body, { location });
       });

@@ -26,6 +26,33 @@ const insertPetStatement = defineStatement<[name: string, categoryId: bigint, st
   fromArray,
 );
 
+/**
+ * Several pets in one statement (pet-inserts.ts), from one JSON text parameter: an array of
+ * `[name, categoryId as decimal text, status]`, one per pet. Identity values are drawn as rows are
+ * inserted, in the order the `select` gives them (`order by n`, the array's order), so the rows
+ * read back by id come in the array's order: SQLAlchemy's "insertmanyvalues" keeps the same rule.
+ */
+const insertPetsStatement = defineStatement<[pets: string], PetRecord>(
+  'insert pets',
+  1,
+  (d, pets) =>
+    d
+      .with('inserted', (w) =>
+        w
+          .insertInto('petstore_pets')
+          .columns(['name', 'category_id', 'status'])
+          .expression(
+            sql`select p->>0, (p->>1)::bigint, p->>2 from json_array_elements(${pets}::json) with ordinality as input(p, n) order by n`,
+          )
+          .returning(['id', 'name', 'category_id', 'status']),
+      )
+      .selectFrom('inserted')
+      .select(COLUMNS)
+      // Qualified: the output column `id` is text, which sorts as text.
+      .orderBy('inserted.id'),
+  fromArray,
+);
+
 const findPetStatement = defineStatement<[id: bigint], PetRecord>(
   'find a pet by id',
   1,
@@ -72,6 +99,20 @@ const listByStatusAfter = pageStatements<[status: PetStatus, afterId: bigint]>('
 /** Inserts a pet; one round trip (`insert ... returning`). */
 export function insertPet(db: StatementTarget, pet: NewStoredPet): Promise<PetRecord> {
   return insertPetStatement.one(db, pet.name, pet.categoryId, pet.status ?? DEFAULT_PET_STATUS);
+}
+
+/** `insertPet` on `db`, one statement per pet: the store's inserter when creates are not batched (pet-inserts.ts). */
+export function petInserter(db: StatementTarget): (pet: NewStoredPet) => Promise<PetRecord> {
+  return (pet) => insertPet(db, pet);
+}
+
+/**
+ * Inserts `pets` in one statement and answers their records in the same order; all or none are
+ * stored (one statement). For the store's own runner (pet-inserts.ts), outside transactions.
+ */
+export function insertPets(db: StatementTarget, pets: readonly NewStoredPet[]): Promise<PetRecord[]> {
+  const rows = pets.map((pet) => [pet.name, String(pet.categoryId), pet.status ?? DEFAULT_PET_STATUS]);
+  return insertPetsStatement.run(db, JSON.stringify(rows));
 }
 
 /** Finds one pet by id, or undefined. */

@@ -12,6 +12,8 @@
  *   statements unnamed, rows as objects, through Kysely's executor).
  * - `batched-writes`: every answer is written as soon as it is ready (`batchWrites: false`), not
  *   with the others of its event-loop turn.
+ * - `batched-creates`: one insert statement per create (`batchCreates: false`), not the creates
+ *   that wait for a running insert sent together.
  * - `statement-deadlines`: the pool's statement timeout (5 s) is pg's own `query_timeout` (a timer
  *   per query) instead of the driver's one timer per pool (src/drivers/pg/timeout.ts).
  */
@@ -20,7 +22,14 @@ import { createPetStore } from 'petstore-router';
 import { nodeResponse, serve } from 'petstore-router/node';
 import { createPostgresDatabase } from 'petstore-router/pg';
 
-export const FAST_PATHS = ['node-response', 'lazy-request', 'batched-writes', 'prepared', 'statement-deadlines'] as const;
+export const FAST_PATHS = [
+  'node-response',
+  'lazy-request',
+  'batched-writes',
+  'batched-creates',
+  'prepared',
+  'statement-deadlines',
+] as const;
 
 const argv = process.argv.slice(2);
 const flag = (name: string) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : undefined);
@@ -36,6 +45,7 @@ const store = createPetStore({
   db,
   keys: (process.env.PETSTORE_API_KEYS ?? '').split(',').filter(Boolean),
   ...(off.has('node-response') ? {} : { createResponse: nodeResponse }),
+  ...(off.has('batched-creates') ? { batchCreates: false } : {}),
 });
 const eager = (request: Request): Request =>
   new Request(request.url, {

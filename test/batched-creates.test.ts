@@ -1,0 +1,198 @@
+// Fast path `batched-creates` (src/storage/pet-inserts.ts) against its plain form, one insert
+// statement per pet, on PostgreSQL: creates that arrive while one runs are stored by one statement,
+// each caller answered with its own row; a pet the database refuses fails alone; a batch the
+// database cannot answer fails every create in it and is not sent again; the store's answers are
+// the same with and without (`batchCreates: false`), and observed stores send one statement per
+// create.
+import { type Kysely, sql } from 'kysely';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createPetStore, migrate } from '../src/index.js';
+import { createPostgresDatabase } from '../src/pg.js';
+import { type StatementRunner, statementsOf } from '../src/drivers/statements.js';
+import type { NewStoredPet, PetRecord } from '../src/model.js';
+import type { Database } from '../src/storage/database.js';
+import { PetInserts } from '../src/storage/pet-inserts.js';
+import { findPet, insertPet } from '../src/storage/pets.js';
+import type { StatementTarget } from '../src/storage/statement.js';
+import { postgresSuite } from './helpers/postgres-test.js';
+
+const SCHEMA = `batched_creates_${process.pid}`;
+const REFUSED = 'refused by a trigger';
+const KEY = 'batched-creates-key';
+
+interface Context {
+  db: Kysely<Database>;
+  runner: StatementRunner;
+  /** The pets of each statement sent through the runner: 1 for the plain insert, n for a batch. */
+  sent: number[];
+}
+const test = postgresSuite(suite<Context>('batched creates', { db: undefined as never, runner: undefined as never, sent: [] }));
+
+test.before(async (context) => {
+  context.db = await createPostgresDatabase(process.env.DATABASE_URL!);
+  context.runner = statementsOf(context.db)!;
+  await migrate(context.db, { schema: SCHEMA });
+  // A refusal of the database's own that validation cannot foresee: one pet of a batch fails.
+  await sql
+    .raw(
+      `create function ${SCHEMA}.refuse() returns trigger language plpgsql as $$
+         begin if new.name = '${REFUSED}' then raise exception 'pet refused'; end if; return new; end $$;
+       create trigger refuse before insert on ${SCHEMA}.petstore_pets for each row execute function ${SCHEMA}.refuse();`,
+    )
+    .execute(context.db);
+});
+test.after(async ({ db }) => {
+  await sql`drop schema if exists ${sql.id(SCHEMA)} cascade`.execute(db);
+  await db.destroy();
+});
+test.before.each((context) => {
+  context.sent = [];
+});
+
+/** The store's target in SCHEMA, through `runner` (default: ours), counting what each statement carries. */
+function target(context: Context, runner: StatementRunner = context.runner): StatementTarget {
+  const counting: StatementRunner = {
+    run: (statement, parameters, map) => {
+      const first = parameters[0];
+      // The batch statement's one parameter is a JSON array of pets; the plain insert's first is a name.
+      context.sent.push(parameters.length === 1 && typeof first === 'string' ? (JSON.parse(first) as unknown[]).length : 1);
+      return runner.run(statement, parameters, map);
+    },
+  };
+  return { db: context.db.withSchema(SCHEMA), statements: counting };
+}
+
+/** `n` pets whose names say their index, with awkward text, large ids and every status (or none). */
+function pets(n: number, tag: string): NewStoredPet[] {
+  const statuses = ['available', 'pending', 'sold', undefined] as const;
+  const names = ['Ünïcode 🐈', 'quote " and \\ backslash', "apostrophe ' ,{}", 'tab\tand\nnewline'];
+  return Array.from({ length: n }, (_, i) => ({
+    name: `${tag} ${i} ${names[i % names.length]}`,
+    categoryId: i % 3 === 0 ? 9_223_372_036_854_775_807n - BigInt(i) : BigInt(i) + 9_007_199_254_740_993n,
+    status: statuses[i % statuses.length],
+  }));
+}
+
+function assertOwnRecords(records: PetRecord[], sentPets: NewStoredPet[]): void {
+  assert.is(records.length, sentPets.length);
+  records.forEach((record, i) => {
+    const pet = sentPets[i]!;
+    assert.equal(
+      { name: record.name, categoryId: record.categoryId, status: record.status },
+      { name: pet.name, categoryId: String(pet.categoryId), status: pet.status ?? 'available' },
+      `create ${i} is answered with its own pet`,
+    );
+  });
+  assert.is(new Set(records.map((r) => r.id)).size, records.length, 'every create has its own id');
+}
+
+test('creates that arrive while one runs are stored by one statement, each answered with its own row', async (context) => {
+  const inserts = new PetInserts(target(context));
+  const sentPets = pets(40, 'together');
+  const records = await Promise.all(sentPets.map((pet) => inserts.insert(pet)));
+  assertOwnRecords(records, sentPets);
+  assert.equal(context.sent, [1, 39], 'the first alone, the 39 that waited for it in one statement');
+  // What each caller was told is what the database holds.
+  for (const record of records) assert.equal(await findPet(context.db.withSchema(SCHEMA), BigInt(record.id)), record);
+});
+
+test('a batch holds at most 64 pets; the rest go in the next', async (context) => {
+  const inserts = new PetInserts(target(context));
+  const sentPets = pets(150, 'many');
+  const records = await Promise.all(sentPets.map((pet) => inserts.insert(pet)));
+  assertOwnRecords(records, sentPets);
+  assert.equal(context.sent, [1, 64, 64, 21]);
+});
+
+test('a create while none runs is sent at once, alone, and the same pets read the same as one statement per pet', async (context) => {
+  const inserts = new PetInserts(target(context));
+  const sentPets = pets(8, 'alone');
+  const batched: PetRecord[] = [];
+  for (const pet of sentPets) batched.push(await inserts.insert(pet));
+  assert.equal(context.sent, [1, 1, 1, 1, 1, 1, 1, 1], 'nothing waits when nothing runs');
+  const together = await Promise.all(sentPets.map((pet) => inserts.insert(pet)));
+  const plain = await Promise.all(sentPets.map((pet) => insertPet(context.db.withSchema(SCHEMA), pet)));
+  const withoutId = (r: PetRecord) => ({ ...r, id: undefined });
+  assert.equal(together.map(withoutId), plain.map(withoutId));
+  assert.equal(batched.map(withoutId), plain.map(withoutId));
+});
+
+test('a pet the database refuses fails alone: the others of its batch are stored once each', async (context) => {
+  const inserts = new PetInserts(target(context));
+  const sentPets = pets(20, 'refusal');
+  sentPets[7] = { name: REFUSED, categoryId: 1n };
+  const outcomes = await Promise.allSettled(sentPets.map((pet) => inserts.insert(pet)));
+  outcomes.forEach((outcome, i) => {
+    if (i === 7) {
+      assert.is(outcome.status, 'rejected');
+      assert.match(String((outcome as PromiseRejectedResult).reason), /pet refused/);
+    } else assert.is(outcome.status, 'fulfilled', `create ${i}`);
+  });
+  assert.equal(context.sent.slice(0, 2), [1, 19], 'the batch was tried first');
+  const { rows } = await sql<{ name: string; n: string }>`select name, count(*)::text as n from ${sql.table(`${SCHEMA}.petstore_pets`)}
+    where name like 'refusal %' or name = ${REFUSED} group by name`.execute(context.db);
+  assert.is(rows.length, 19, 'every other pet is stored');
+  assert.ok(
+    rows.every((row) => row.n === '1'),
+    'and stored once',
+  );
+});
+
+test('a batch the database cannot answer fails every create in it, and is not sent again', async (context) => {
+  const lost = new Error('Connection terminated unexpectedly');
+  const failingBatches: StatementRunner = {
+    run: (statement, parameters, map) => (parameters.length === 1 ? Promise.reject(lost) : context.runner.run(statement, parameters, map)),
+  };
+  const inserts = new PetInserts(target(context, failingBatches));
+  const outcomes = await Promise.allSettled(pets(10, 'lost').map((pet) => inserts.insert(pet)));
+  assert.is(outcomes[0]!.status, 'fulfilled', 'the first went alone');
+  for (const outcome of outcomes.slice(1)) assert.is((outcome as PromiseRejectedResult).reason, lost);
+  assert.equal(context.sent, [1, 9], 'whether the batch was stored is unknown: no create is sent twice');
+  // The way is free again afterwards.
+  assert.ok(await inserts.insert(pets(1, 'after')[0]!));
+});
+
+/** 30 creates at once through `store.fetch`: their statuses, bodies without ids and Locations without ids. */
+async function createTogether(store: { fetch: (request: Request) => Promise<Response> }, tag: string) {
+  const responses = await Promise.all(
+    pets(30, tag).map((pet, i) =>
+      store.fetch(
+        new Request('http://petstore.test/v1/pets', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+          body: `{"name":${JSON.stringify(pet.name.replace(tag, 'x'))},"categoryId":${pet.categoryId}${
+            pet.status ? `,"status":"${pet.status}"` : ''
+          },"n":${i}}`,
+        }),
+      ),
+    ),
+  );
+  return Promise.all(
+    responses.map(async (response) => {
+      const body = (await response.json()) as { id: string };
+      assert.is(response.headers.get('location'), `http://petstore.test/v1/pets/${body.id}`);
+      return { status: response.status, body: { ...body, id: undefined }, timing: response.headers.get('server-timing') };
+    }),
+  );
+}
+
+test('the store answers the same with batchCreates (the default) and with batchCreates: false', async (context) => {
+  const batched = createPetStore({ db: context.db, keys: [KEY], schema: SCHEMA });
+  const plain = createPetStore({ db: context.db, keys: [KEY], schema: SCHEMA, batchCreates: false });
+  const a = await createTogether(batched, 'store');
+  const b = await createTogether(plain, 'store');
+  assert.ok(a.every((r) => r.status === 201));
+  assert.equal(a, b);
+});
+
+test('a store that observes its statements (serverTiming) times each create by its own statement', async (context) => {
+  const observed = createPetStore({ db: context.db, keys: [KEY], schema: SCHEMA, serverTiming: true });
+  for (const { status, timing } of await createTogether(observed, 'timed')) {
+    assert.is(status, 201);
+    const db = /db;dur=(\d+\.\d)/.exec(timing ?? '');
+    assert.ok(db && Number(db[1]) > 0, `every create's own insert is timed: ${timing}`);
+  }
+});
+
+test.run();
