@@ -1,7 +1,8 @@
 // Fast path `batched-creates` (src/storage/pet-inserts.ts) against its plain form, one insert
 // statement per pet, on PostgreSQL: creates that arrive while one runs are stored by one statement,
 // each caller answered with its own row; a pet the database refuses fails alone; a batch the
-// database cannot answer fails every create in it and is not sent again; the store's answers are
+// database cannot answer fails every create in it and is not sent again, and so do the creates
+// waiting for a statement that failed so; the store's answers are
 // the same with and without (`batchCreates: false`), and observed stores send one statement per
 // create.
 import { type Kysely, sql } from 'kysely';
@@ -151,6 +152,27 @@ test('a batch the database cannot answer fails every create in it, and is not se
   assert.equal(context.sent, [1, 9], 'whether the batch was stored is unknown: no create is sent twice');
   // The way is free again afterwards.
   assert.ok(await inserts.insert(pets(1, 'after')[0]!));
+});
+
+test('creates waiting for a statement the database cannot answer fail with it, and are not sent', async (context) => {
+  const lost = new Error('Connection terminated unexpectedly');
+  const lostAfterAWhile: StatementRunner = {
+    run: () => new Promise((_, reject) => setTimeout(() => reject(lost), 20)),
+  };
+  const inserts = new PetInserts(target(context, lostAfterAWhile));
+  const outcomes = await Promise.allSettled(pets(10, 'waiting').map((pet) => inserts.insert(pet)));
+  for (const outcome of outcomes) assert.is((outcome as PromiseRejectedResult).reason, lost);
+  assert.equal(context.sent, [1], 'they waited as long as it did: no second wait');
+});
+
+test('creates waiting for a statement that failed for its pet alone are still sent', async (context) => {
+  const inserts = new PetInserts(target(context));
+  const sentPets = pets(10, 'after refusal');
+  sentPets[0] = { name: REFUSED, categoryId: 1n };
+  const outcomes = await Promise.allSettled(sentPets.map((pet) => inserts.insert(pet)));
+  assert.is(outcomes[0]!.status, 'rejected');
+  assert.ok(outcomes.slice(1).every((o) => o.status === 'fulfilled'));
+  assert.equal(context.sent, [1, 9]);
 });
 
 /** 30 creates at once through `store.fetch`: their statuses, bodies without ids and Locations without ids. */

@@ -21,9 +21,13 @@ interface Waiting {
  * then go as one statement. Each caller receives its own row, and is acknowledged only once the
  * statement that stored it has committed (each statement commits on its own, outside a transaction).
  *
- * A batch that fails for a reason of the database's (unreachable, closed, not migrated) fails
- * every create in it, as each alone would have; one that fails otherwise stored nothing (one
- * statement), so each of its creates is sent again by itself and meets its own outcome.
+ * A batch that fails for a reason of the database's (unreachable, timed out, closed, not
+ * migrated) fails every create in it, as each alone would have, and is not sent again (whether it
+ * committed may be unknown); one that fails otherwise stored nothing (one statement), so each of
+ * its creates is sent again by itself and meets its own outcome. When the statement that runs
+ * fails for the database's reason, the creates waiting for it fail with the same error: they have
+ * waited as long as it did, and sending them now would start a second wait of the same length,
+ * past the bound every wait on the database keeps (`maxWaitMs` of createPostgresDatabase).
  */
 export class PetInserts {
   readonly #target: StatementTarget;
@@ -41,7 +45,7 @@ export class PetInserts {
       const stored = insertPet(this.#target, pet);
       // The caller gets the statement's own promise (no step added); the next batch starts from a
       // reaction of its own.
-      stored.then(this.#next, this.#next);
+      stored.then(this.#next, this.#failed);
       return stored;
     }
     return new Promise<PetRecord>((resolve, reject) => this.#queue.push({ pet, resolve, reject }));
@@ -60,7 +64,7 @@ export class PetInserts {
       const only = batch[0]!;
       const stored = insertPet(this.#target, only.pet);
       stored.then(only.resolve, only.reject);
-      stored.then(this.#next, this.#next);
+      stored.then(this.#next, this.#failed);
       return;
     }
     insertPets(
@@ -75,10 +79,25 @@ export class PetInserts {
         this.#next();
       },
       (error: unknown) => {
-        if (isDatabaseUnavailable(error) || databaseFailureOf(error) !== undefined) for (const w of batch) w.reject(error);
+        if (isDatabaseFault(error)) for (const w of batch) w.reject(error);
         else for (const w of batch) insertPet(this.#target, w.pet).then(w.resolve, w.reject);
-        this.#next();
+        this.#failed(error);
       },
     );
   };
+
+  /** The statement that ran failed: those waiting for it fail too if the database is at fault; then the next. */
+  readonly #failed = (error: unknown): void => {
+    if (isDatabaseFault(error)) {
+      const waiting = this.#queue;
+      this.#queue = [];
+      for (const w of waiting) w.reject(error);
+    }
+    this.#next();
+  };
+}
+
+/** The database, not the pets, made the statement fail: unreachable, timed out, closed, not migrated. */
+function isDatabaseFault(error: unknown): boolean {
+  return isDatabaseUnavailable(error) || databaseFailureOf(error) !== undefined;
 }
