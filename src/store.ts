@@ -194,13 +194,15 @@ export interface PetStoreOptions {
    */
   concurrency?: ConcurrencyOptions;
   /**
-   * Creates without an `Idempotency-Key` that arrive while one is being stored go to the database
-   * together, as one statement, when the database is one `createPostgresDatabase` made from a URL
-   * or config (its runner sends the store's statements; not your own `pg.Pool`): fewer round trips
-   * and commits under load,
-   * the same answers (each create gets its own row and is acknowledged once committed). A create
-   * that arrives while none runs is sent at once, alone. `false` sends one statement per create.
-   * See docs/performance.md, fast path `batched-creates`.
+   * Creates without an `Idempotency-Key` that arrive while others are being stored go to the
+   * database together, one insert statement per 64 pets, when the database is one
+   * `createPostgresDatabase` made from a URL or config (its runner sends the store's statements;
+   * not your own `pg.Pool`): fewer round trips and commits under load. Each create still gets its
+   * own row, acknowledged once committed; a create that arrives while none runs is sent at once,
+   * alone. A batch that fails for the database's reason answers 503 to every create in it (as
+   * each alone would have been answered). `false` sends one statement per create, as does a store
+   * with `serverTiming` or `openTelemetry` (a shared statement's time belongs to no one request).
+   * See docs/decisions.md, "Storage".
    * @default true
    * @example
    * ```ts
@@ -211,7 +213,7 @@ export interface PetStoreOptions {
   /**
    * Adds `Server-Timing: db;dur=…, total;dur=…` (milliseconds) to every answer: the time the
    * request's statements took, and its time in the store. Needs AsyncLocalStorage
-   * (`node:async_hooks`). See docs/operations.md.
+   * (`node:async_hooks`). Creates are then not batched (`batchCreates`). See docs/operations.md.
    * @default false
    * @example
    * ```ts
@@ -225,7 +227,8 @@ export interface PetStoreOptions {
    * HTTP attributes, continuing an incoming `traceparent`; a CLIENT span per statement
    * (`db.system.name` `postgresql`, `db.query.text` without values); the histogram
    * `http.server.request.duration`. No key, header or query string is ever recorded. Needs
-   * AsyncLocalStorage (`node:async_hooks`). See docs/operations.md.
+   * AsyncLocalStorage (`node:async_hooks`). Creates are then not batched (`batchCreates`), so
+   * each statement span belongs to its request. See docs/operations.md.
    * @example
    * ```ts
    * import * as otel from '@opentelemetry/api'

@@ -6,6 +6,7 @@
 // the same with and without (`batchCreates: false`), and observed stores send one statement per
 // create.
 import { type Kysely, sql } from 'kysely';
+import pg from 'pg';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createPetStore, migrate } from '../src/index.js';
@@ -27,19 +28,28 @@ interface Context {
   runner: StatementRunner;
   /** The pets of each statement sent through the runner: 1 for the plain insert, n for a batch. */
   sent: number[];
+  /** The most statements the runner had running at once. */
+  mostAtOnce: number;
 }
-const test = postgresSuite(suite<Context>('batched creates', { db: undefined as never, runner: undefined as never, sent: [] }));
+const test = postgresSuite(
+  suite<Context>('batched creates', { db: undefined as never, runner: undefined as never, sent: [], mostAtOnce: 0 }),
+);
 
 test.before(async (context) => {
   context.db = await createPostgresDatabase(process.env.DATABASE_URL!);
   context.runner = statementsOf(context.db)!;
   await migrate(context.db, { schema: SCHEMA });
-  // A refusal of the database's own that validation cannot foresee: one pet of a batch fails.
+  // A refusal of the database's own that validation cannot foresee: one pet of a batch fails. And
+  // PostgreSQL's own count of the insert statements that reached it (a statement-level trigger).
   await sql
     .raw(
       `create function ${SCHEMA}.refuse() returns trigger language plpgsql as $$
          begin if new.name = '${REFUSED}' then raise exception 'pet refused'; end if; return new; end $$;
-       create trigger refuse before insert on ${SCHEMA}.petstore_pets for each row execute function ${SCHEMA}.refuse();`,
+       create trigger refuse before insert on ${SCHEMA}.petstore_pets for each row execute function ${SCHEMA}.refuse();
+       create table ${SCHEMA}.insert_statements (at timestamptz not null default now());
+       create function ${SCHEMA}.count_insert() returns trigger language plpgsql as $$
+         begin insert into ${SCHEMA}.insert_statements default values; return null; end $$;
+       create trigger count_inserts after insert on ${SCHEMA}.petstore_pets for each statement execute function ${SCHEMA}.count_insert();`,
     )
     .execute(context.db);
 });
@@ -49,16 +59,24 @@ test.after(async ({ db }) => {
 });
 test.before.each((context) => {
   context.sent = [];
+  context.mostAtOnce = 0;
 });
 
 /** The store's target in SCHEMA, through `runner` (default: ours), counting what each statement carries. */
 function target(context: Context, runner: StatementRunner = context.runner): StatementTarget {
+  let atOnce = 0;
   const counting: StatementRunner = {
     run: (statement, parameters, map) => {
       const first = parameters[0];
       // The batch statement's one parameter is a JSON array of pets; the plain insert's first is a name.
       context.sent.push(parameters.length === 1 && typeof first === 'string' ? (JSON.parse(first) as unknown[]).length : 1);
-      return runner.run(statement, parameters, map);
+      context.mostAtOnce = Math.max(context.mostAtOnce, ++atOnce);
+      const ran = runner.run(statement, parameters, map);
+      void ran.then(
+        () => atOnce--,
+        () => atOnce--,
+      );
+      return ran;
     },
   };
   return { db: context.db.withSchema(SCHEMA), statements: counting };
@@ -98,12 +116,27 @@ test('creates that arrive while one runs are stored by one statement, each answe
   for (const record of records) assert.equal(await findPet(context.db.withSchema(SCHEMA), BigInt(record.id)), record);
 });
 
-test('a batch holds at most 64 pets; the rest go in the next', async (context) => {
+test('a statement holds at most 64 pets: a round of 149 is three statements at once, so no create waits for two', async (context) => {
   const inserts = new PetInserts(target(context));
   const sentPets = pets(150, 'many');
   const records = await Promise.all(sentPets.map((pet) => inserts.insert(pet)));
   assertOwnRecords(records, sentPets);
   assert.equal(context.sent, [1, 64, 64, 21]);
+  assert.is(context.mostAtOnce, 3, 'the round sent its three statements together');
+});
+
+test('creates from two processes at once: each still gets its own row', async (context) => {
+  const other = await createPostgresDatabase(process.env.DATABASE_URL!);
+  try {
+    const here = new PetInserts(target(context));
+    const there = new PetInserts({ db: other.withSchema(SCHEMA), statements: statementsOf(other) });
+    const [a, b] = [pets(200, 'here'), pets(200, 'there')];
+    const [ra, rb] = await Promise.all([Promise.all(a.map((pet) => here.insert(pet))), Promise.all(b.map((pet) => there.insert(pet)))]);
+    assertOwnRecords(ra, a);
+    assertOwnRecords(rb, b);
+  } finally {
+    await other.destroy();
+  }
 });
 
 test('a create while none runs is sent at once, alone, and the same pets read the same as one statement per pet', async (context) => {
@@ -154,15 +187,32 @@ test('a batch the database cannot answer fails every create in it, and is not se
   assert.ok(await inserts.insert(pets(1, 'after')[0]!));
 });
 
-test('creates waiting for a statement the database cannot answer fail with it, and are not sent', async (context) => {
-  const lost = new Error('Connection terminated unexpectedly');
-  const lostAfterAWhile: StatementRunner = {
-    run: () => new Promise((_, reject) => setTimeout(() => reject(lost), 20)),
+test('creates waiting for a statement that timed out fail with it, and are not sent', async (context) => {
+  const timedOut = new Error('statement timeout: PostgreSQL did not answer within 20 ms');
+  const slowThenTimedOut: StatementRunner = {
+    run: () => new Promise((_, reject) => setTimeout(() => reject(timedOut), 20)),
   };
-  const inserts = new PetInserts(target(context, lostAfterAWhile));
-  const outcomes = await Promise.allSettled(pets(10, 'waiting').map((pet) => inserts.insert(pet)));
-  for (const outcome of outcomes) assert.is((outcome as PromiseRejectedResult).reason, lost);
+  const inserts = new PetInserts(target(context, slowThenTimedOut));
+  const outcomes = await Promise.allSettled(pets(150, 'waiting').map((pet) => inserts.insert(pet)));
+  for (const outcome of outcomes) assert.is((outcome as PromiseRejectedResult).reason, timedOut);
   assert.equal(context.sent, [1], 'they waited as long as it did: no second wait');
+});
+
+test('creates waiting for a statement whose connection broke at once are still sent', async (context) => {
+  const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+  let first = true;
+  const firstBroken: StatementRunner = {
+    run: (statement, parameters, map) => {
+      if (!first) return context.runner.run(statement, parameters, map);
+      first = false;
+      return Promise.reject(reset);
+    },
+  };
+  const inserts = new PetInserts(target(context, firstBroken));
+  const outcomes = await Promise.allSettled(pets(10, 'after reset').map((pet) => inserts.insert(pet)));
+  assert.is((outcomes[0] as PromiseRejectedResult).reason, reset);
+  assert.ok(outcomes.slice(1).every((o) => o.status === 'fulfilled'));
+  assert.equal(context.sent, [1, 9]);
 });
 
 test('creates waiting for a statement that failed for its pet alone are still sent', async (context) => {
@@ -174,6 +224,12 @@ test('creates waiting for a statement that failed for its pet alone are still se
   assert.ok(outcomes.slice(1).every((o) => o.status === 'fulfilled'));
   assert.equal(context.sent, [1, 9]);
 });
+
+/** How many insert statements on our pets table PostgreSQL ran, so far. */
+async function insertStatements(db: Kysely<Database>): Promise<number> {
+  const { rows } = await sql<{ n: string }>`select count(*)::text as n from ${sql.table(`${SCHEMA}.insert_statements`)}`.execute(db);
+  return Number(rows[0]!.n);
+}
 
 /** 30 creates at once through `store.fetch`: their statuses, bodies without ids and Locations without ids. */
 async function createTogether(store: { fetch: (request: Request) => Promise<Response> }, tag: string) {
@@ -199,21 +255,42 @@ async function createTogether(store: { fetch: (request: Request) => Promise<Resp
   );
 }
 
-test('the store answers the same with batchCreates (the default) and with batchCreates: false', async (context) => {
+test('the store batches by default, and answers the same with batchCreates: false', async (context) => {
   const batched = createPetStore({ db: context.db, keys: [KEY], schema: SCHEMA });
   const plain = createPetStore({ db: context.db, keys: [KEY], schema: SCHEMA, batchCreates: false });
+  let before = await insertStatements(context.db);
   const a = await createTogether(batched, 'store');
+  const batchedStatements = (await insertStatements(context.db)) - before;
+  before = await insertStatements(context.db);
   const b = await createTogether(plain, 'store');
+  assert.is((await insertStatements(context.db)) - before, 30, 'batchCreates: false: one statement per create');
+  assert.ok(batchedStatements < 5, `by default, 30 creates at once took ${batchedStatements} statements`);
   assert.ok(a.every((r) => r.status === 201));
   assert.equal(a, b);
 });
 
 test('a store that observes its statements (serverTiming) times each create by its own statement', async (context) => {
   const observed = createPetStore({ db: context.db, keys: [KEY], schema: SCHEMA, serverTiming: true });
+  const before = await insertStatements(context.db);
   for (const { status, timing } of await createTogether(observed, 'timed')) {
     assert.is(status, 201);
     const db = /db;dur=(\d+\.\d)/.exec(timing ?? '');
     assert.ok(db && Number(db[1]) > 0, `every create's own insert is timed: ${timing}`);
+  }
+  assert.is((await insertStatements(context.db)) - before, 30);
+});
+
+test("a store on a pg.Pool of your own sends one statement per create (no runner, Kysely's path)", async (context) => {
+  const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL!, max: 4 });
+  const db = await createPostgresDatabase(pool, { migrate: false });
+  try {
+    const before = await insertStatements(context.db);
+    const answers = await createTogether(createPetStore({ db, keys: [KEY], schema: SCHEMA }), 'own pool');
+    assert.ok(answers.every((r) => r.status === 201));
+    assert.is((await insertStatements(context.db)) - before, 30);
+  } finally {
+    await db.destroy();
+    await pool.end();
   }
 });
 

@@ -2,7 +2,8 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ApiError } from '../src/errors.js';
 import { toApiError } from '../src/pipeline/respond.js';
-import { isDatabaseUnavailable } from '../src/drivers/errors.js';
+import { isDatabaseTimeout, isDatabaseUnavailable } from '../src/drivers/errors.js';
+import { StatementTimeoutError } from '../src/drivers/pg/timeout.js';
 
 const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
 
@@ -25,6 +26,26 @@ test('connection failures of pg, PostgreSQL and PGlite mean "unavailable"', () =
     assert.is(api.status, 503);
     assert.is(api.headers?.['retry-after'], '5');
   }
+});
+
+test('waits that ran to their bound are timeouts; refused, reset or terminated connections are not', () => {
+  for (const e of [
+    new StatementTimeoutError(5_000),
+    withCode('57014', 'canceling statement due to statement timeout'),
+    new Error('Query read timeout'),
+    new Error('timeout exceeded when trying to connect'),
+    new Error('wrapped', { cause: new StatementTimeoutError(20) }),
+  ])
+    assert.ok(isDatabaseTimeout(e), String(e));
+  for (const e of [
+    withCode('ECONNREFUSED'),
+    withCode('ECONNRESET'),
+    withCode('57P01', 'terminating connection due to administrator command'),
+    new Error('Connection terminated unexpectedly'),
+    new Error('driver has already been destroyed'),
+    new Error('a statement timeout is nowhere at the start of this'),
+  ])
+    assert.not.ok(isDatabaseTimeout(e), String(e));
 });
 
 test('a database closed under the store (Kysely, PGlite, pg) is a 503 database_closed without Retry-After', () => {

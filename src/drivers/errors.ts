@@ -23,3 +23,20 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+// The waits that end in an error only once their bound has passed: a statement past the statement
+// timeout (57014, ours, pg's `query_timeout`) and a connection not lent or opened in time (pg-pool).
+const TIMEOUT_MESSAGE = /^statement timeout: |Query read timeout|timeout exceeded when trying to connect/;
+
+/**
+ * True when `error` (or its cause chain) says a wait on the database ran to its bound: the
+ * statement timed out, or no connection came in time. Unlike a refused or reset connection, such
+ * an error comes only after the whole bound has passed.
+ */
+export function isDatabaseTimeout(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (code === '57014' || (typeof message === 'string' && TIMEOUT_MESSAGE.test(message))) return true;
+  }
+  return false;
+}

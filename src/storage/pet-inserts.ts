@@ -1,10 +1,10 @@
+import { isDatabaseTimeout, isDatabaseUnavailable } from '../drivers/errors.js';
 import { databaseFailureOf } from '../drivers/failure.js';
-import { isDatabaseUnavailable } from '../drivers/errors.js';
 import type { NewStoredPet, PetRecord } from '../model.js';
 import { insertPet, insertPets } from './pets.js';
 import type { StatementTarget } from './statement.js';
 
-/** At most this many pets in one statement; more wait for the next. */
+/** At most this many pets in one statement; a round sends more as several statements at once. */
 const MAX_BATCH = 64;
 
 interface Waiting {
@@ -15,24 +15,28 @@ interface Waiting {
 
 /**
  * The store's creates without an `Idempotency-Key`, sent to the database together when they
- * arrive together (fast path `batched-creates`, docs/performance.md). One insert runs at a time:
- * a create that comes while none runs is sent at once, by itself (the plain statement, so an idle
- * store answers as fast as without batching); creates that come while one runs wait for it and
- * then go as one statement. Each caller receives its own row, and is acknowledged only once the
- * statement that stored it has committed (each statement commits on its own, outside a transaction).
+ * arrive together (fast path `batched-creates`, docs/decisions.md, "Storage"). Creates go in
+ * rounds: a create that comes while no round runs is sent at once, by itself (the plain statement,
+ * so an idle store answers as fast as without batching), and is a round of its own; creates that
+ * come while a round runs wait for it to end, then all go as the next round, one statement per 64
+ * pets, those statements at once. So a create waits for at most one round before its own, and
+ * each statement of a round keeps the driver's bounds (a connection lent in time, the statement
+ * timeout). Each caller receives its own row, once the statement that stored it has committed
+ * (each statement commits on its own, outside a transaction).
  *
  * A batch that fails for a reason of the database's (unreachable, timed out, closed, not
- * migrated) fails every create in it, as each alone would have, and is not sent again (whether it
- * committed may be unknown); one that fails otherwise stored nothing (one statement), so each of
- * its creates is sent again by itself and meets its own outcome. When the statement that runs
- * fails for the database's reason, the creates waiting for it fail with the same error: they have
- * waited as long as it did, and sending them now would start a second wait of the same length,
- * past the bound every wait on the database keeps (`maxWaitMs` of createPostgresDatabase).
+ * migrated) fails every create in it, as it would have failed each alone, and is not sent again:
+ * whether it committed may be unknown. A batch that fails otherwise stored nothing (one statement),
+ * so each of its creates is sent again by itself and meets its own outcome. When a statement of a
+ * round fails only once its bound has passed (a statement or connection timeout), the creates
+ * waiting for the round fail with the same error: they have waited that long already, and sending
+ * them would start a second wait as long. After any other failure they are sent.
  */
 export class PetInserts {
   readonly #target: StatementTarget;
-  #queue: Waiting[] = [];
-  #running = false;
+  #waiting: Waiting[] = [];
+  /** Statements of the running round that have not ended; 0 when no round runs. */
+  #running = 0;
 
   constructor(target: StatementTarget) {
     this.#target = target;
@@ -40,31 +44,44 @@ export class PetInserts {
 
   /** Inserts `pet`; resolves with its record once stored. (A bound function: the store hands it to routes.) */
   readonly insert = (pet: NewStoredPet): Promise<PetRecord> => {
-    if (!this.#running) {
-      this.#running = true;
+    if (this.#running === 0) {
+      this.#running = 1;
       const stored = insertPet(this.#target, pet);
-      // The caller gets the statement's own promise (no step added); the next batch starts from a
+      // The caller gets the statement's own promise (no step added); the round ends in a
       // reaction of its own.
-      stored.then(this.#next, this.#failed);
+      stored.then(this.#ended, this.#failed);
       return stored;
     }
-    return new Promise<PetRecord>((resolve, reject) => this.#queue.push({ pet, resolve, reject }));
+    return new Promise<PetRecord>((resolve, reject) => this.#waiting.push({ pet, resolve, reject }));
   };
 
-  /** Sends what waited while the last statement ran, or marks the way free. */
-  readonly #next = (): void => {
-    const waiting = this.#queue;
-    if (waiting.length === 0) {
-      this.#running = false;
-      return;
+  /** A statement of the round ended; the last one sends what waited, as the next round. */
+  readonly #ended = (): void => {
+    if (--this.#running > 0) return;
+    const waiting = this.#waiting;
+    if (waiting.length === 0) return;
+    this.#waiting = [];
+    this.#running = Math.ceil(waiting.length / MAX_BATCH);
+    for (let start = 0; start < waiting.length; start += MAX_BATCH) this.#send(waiting.slice(start, start + MAX_BATCH));
+  };
+
+  /** A statement of the round failed with `error`. */
+  readonly #failed = (error: unknown): void => {
+    if (isDatabaseTimeout(error)) {
+      const waiting = this.#waiting;
+      this.#waiting = [];
+      for (const w of waiting) w.reject(error);
     }
-    const batch = waiting.length <= MAX_BATCH ? waiting : waiting.splice(0, MAX_BATCH);
-    if (batch === waiting) this.#queue = [];
+    this.#ended();
+  };
+
+  /** One statement of a round: `batch`'s pets. */
+  #send(batch: Waiting[]): void {
     if (batch.length === 1) {
       const only = batch[0]!;
       const stored = insertPet(this.#target, only.pet);
       stored.then(only.resolve, only.reject);
-      stored.then(this.#next, this.#failed);
+      stored.then(this.#ended, this.#failed);
       return;
     }
     insertPets(
@@ -76,28 +93,17 @@ export class PetInserts {
           const error = new Error(`petstore-router: inserting ${batch.length} pets answered ${records.length} rows`);
           for (const w of batch) w.reject(error);
         } else for (let i = 0; i < batch.length; i++) batch[i]!.resolve(records[i]!);
-        this.#next();
+        this.#ended();
       },
       (error: unknown) => {
-        if (isDatabaseFault(error)) for (const w of batch) w.reject(error);
-        else for (const w of batch) insertPet(this.#target, w.pet).then(w.resolve, w.reject);
-        this.#failed(error);
+        if (isDatabaseUnavailable(error) || databaseFailureOf(error) !== undefined) {
+          for (const w of batch) w.reject(error);
+          this.#failed(error);
+          return;
+        }
+        // Nothing of the batch was stored: each pet alone, and the round's statement ends with them.
+        void Promise.all(batch.map((w) => insertPet(this.#target, w.pet).then(w.resolve, w.reject))).then(this.#ended);
       },
     );
-  };
-
-  /** The statement that ran failed: those waiting for it fail too if the database is at fault; then the next. */
-  readonly #failed = (error: unknown): void => {
-    if (isDatabaseFault(error)) {
-      const waiting = this.#queue;
-      this.#queue = [];
-      for (const w of waiting) w.reject(error);
-    }
-    this.#next();
-  };
-}
-
-/** The database, not the pets, made the statement fail: unreachable, timed out, closed, not migrated. */
-function isDatabaseFault(error: unknown): boolean {
-  return isDatabaseUnavailable(error) || databaseFailureOf(error) !== undefined;
+  }
 }

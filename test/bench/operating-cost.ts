@@ -1,5 +1,5 @@
 /**
- * Indicative cost of the operating features (docs/performance.md, "Operating features"): not part
+ * Indicative cost of the operating features (docs/operations.md, "What is tested"): not part
  * of `npm run bench`, run by hand on a quiet machine:
  *
  *   BENCH_DATABASE_URL=postgres://… node --import tsx test/bench/operating-cost.ts [BASE_REF]

@@ -9,7 +9,8 @@
  * - `lazy-request`: the store gets a platform Request built from the bridge's lazy one (URL,
  *   headers and body stream copied), as an eager bridge would hand it.
  * - `prepared`: the database is Kysely on a `pg.Pool` of the bench's own (no statement runner:
- *   statements unnamed, rows as objects, through Kysely's executor).
+ *   statements unnamed, rows as objects, through Kysely's executor; and so no `batched-creates`
+ *   either, which needs the runner: on create this server is without both).
  * - `batched-writes`: every answer is written as soon as it is ready (`batchWrites: false`), not
  *   with the others of its event-loop turn.
  * - `batched-creates`: one insert statement per create (`batchCreates: false`), not the creates
