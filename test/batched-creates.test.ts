@@ -17,11 +17,11 @@ import type { Database } from '../src/storage/database.js';
 import { PetInserts } from '../src/storage/pet-inserts.js';
 import { findPet, insertPet } from '../src/storage/pets.js';
 import type { StatementTarget } from '../src/storage/statement.js';
+import { KEY, ORIGIN } from './helpers/harness.js';
 import { postgresSuite } from './helpers/postgres-test.js';
 
 const SCHEMA = `batched_creates_${process.pid}`;
 const REFUSED = 'refused by a trigger';
-const KEY = 'batched-creates-key';
 
 interface Context {
   db: Kysely<Database>;
@@ -236,7 +236,7 @@ async function createTogether(store: { fetch: (request: Request) => Promise<Resp
   const responses = await Promise.all(
     pets(30, tag).map((pet, i) =>
       store.fetch(
-        new Request('http://petstore.test/v1/pets', {
+        new Request(`${ORIGIN}/v1/pets`, {
           method: 'POST',
           headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
           body: `{"name":${JSON.stringify(pet.name.replace(tag, 'x'))},"categoryId":${pet.categoryId}${
@@ -249,7 +249,7 @@ async function createTogether(store: { fetch: (request: Request) => Promise<Resp
   return Promise.all(
     responses.map(async (response) => {
       const body = (await response.json()) as { id: string };
-      assert.is(response.headers.get('location'), `http://petstore.test/v1/pets/${body.id}`);
+      assert.is(response.headers.get('location'), `${ORIGIN}/v1/pets/${body.id}`);
       return { status: response.status, body: { ...body, id: undefined }, timing: response.headers.get('server-timing') };
     }),
   );
