@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { rawExchange } from './helpers/raw-socket.js';
 import { createPetStore } from 'petstore-router';
 import { NodeJsonResponse } from '../adapters/node/response.js';
-import { NodeHeaders } from '../adapters/node/request.js';
+import { NodeHeaders } from '../adapters/node/headers.js';
 import { type FetchHandler, nodeResponse, serve } from '../adapters/node.js';
 import { resetDatabase, sharedPGlite } from './helpers/db.js';
 import { KEY, openStore } from './helpers/harness.js';

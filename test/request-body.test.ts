@@ -5,7 +5,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 
-/** Pulls a body's chunks, as the Node bridge's reader does (adapters/node/request.ts). */
+/** Pulls a body's chunks, as the Node bridge's reader does (adapters/node/body-reader.ts). */
 interface BodyReader {
   read(): Promise<ReadableStreamReadResult<Uint8Array>>;
   cancel(): Promise<void>;

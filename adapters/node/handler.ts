@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from 'petstore-router';
 import { writeError } from './errors.js';
-import { type BodyState, lacksRequiredHost, toRequest } from './request.js';
+import type { BodyState } from './body-reader.js';
+import { lacksRequiredHost } from './host.js';
+import { toRequest } from './request.js';
 import { AnswerBatch, writeResponse } from './response.js';
 
 /** Anything with a web-standard `fetch`: a `PetStore`, a Hono app, ... */
