@@ -81,3 +81,13 @@ export function invalidRequest(details: ErrorDetail[], message?: string): ApiErr
 
 /** Seconds a client should wait before retrying when the database is unreachable. */
 export const RETRY_AFTER_SECONDS = 5;
+
+/** What a client (and the health check) is told when the database cannot serve now. */
+export const UNAVAILABLE_MESSAGE = 'the database is unavailable, retry later';
+
+/** What a client (and the health check) is told when the store's tables are missing or behind. */
+export const NOT_MIGRATED_MESSAGE =
+  "the database is not migrated for this version of petstore-router: run `petstore-router migrate --database URL`, or `await migrate(db)` from 'petstore-router' before createPetStore";
+
+/** What a client (and the health check) is told after the store's database was closed. */
+export const CLOSED_MESSAGE = "this store's database has been closed (db.destroy() or the test store's close()): create a new store";

@@ -17,6 +17,15 @@ export type { ErrorBody, ErrorDetail } from './errors.js';
 export { migrate, MIGRATION_TABLE, MIGRATION_LOCK_TABLE, type MigrateOptions } from './storage/migrate.js';
 export { addOrder } from './add-order.js';
 export type { Database, PetTable, OrderTable } from './storage/database.js';
+export type {
+  PetStoreDatabase,
+  DatabaseErrorKind,
+  DatabaseFailure,
+  StatementRunner,
+  PreparedStatement,
+  ReadSide,
+  ReadRouting,
+} from './drivers/contract.js';
 // Wire types (what `await res.json()` gives: int64 as number) and store-side types (what the
 // library's functions take and return: int64 as bigint). README, "Types", says which is which.
 export type { Pet, NewPet, Order } from './wire.js';

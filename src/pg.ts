@@ -1,7 +1,7 @@
 // `petstore-router/pg`: PostgreSQL through node-postgres, for production and scale-out (directly
 // or behind a transaction-mode pooler such as PgBouncer).
-import type { Kysely } from 'kysely';
 import { checkPostgresArguments } from './drivers/pg/arguments.js';
+import type { Kysely } from 'kysely';
 import { type PostgresSource, type ReplicaSource, openPostgres } from './drivers/pg/database.js';
 import type { Database } from './storage/database.js';
 import { migrateOrDestroy } from './storage/migrate.js';
@@ -58,7 +58,7 @@ export interface PostgresDatabaseOptions {
 }
 
 export { readRouting } from './drivers/pg/with-replicas.js';
-export type { ReadRouting, ReplicaState, ReplicaStatus } from './drivers/read-view.js';
+export type { ReadRouting, ReplicaState, ReplicaStatus } from './drivers/contract.js';
 
 /**
  * A Kysely database on PostgreSQL, migrated.

@@ -1,6 +1,6 @@
 // `petstore-router/pglite`: embedded PostgreSQL (WASM) for tests, demos and the standalone server.
-import type { Kysely } from 'kysely';
 import { checkPGliteOptions } from './drivers/pglite/arguments.js';
+import type { Kysely } from 'kysely';
 import { opened, pgliteKysely } from './drivers/pglite/database.js';
 import { type PGliteInstance, newPGlite } from './drivers/pglite/instance.js';
 import type { Database } from './storage/database.js';

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { StoreContext } from './routes/context.js';
-import { readSideOf } from './drivers/read-view.js';
-import { statementsOf } from './drivers/statements.js';
+import type { PetStoreDatabase } from './drivers/contract.js';
+import { contractOf } from './drivers/database.js';
 import { DEFAULT_DEPRECATED_AT, DEFAULT_SUNSET_AT } from './deprecation.js';
 import { createAuthenticator } from './pipeline/auth.js';
 import { type CorsOptions, createCors } from './pipeline/cors.js';
-import type { ErrorContext, OnResponse, ResponseEvent } from './pipeline/on-response.js';
+import type { ErrorContext, OnError, OnResponse, ResponseEvent } from './pipeline/on-response.js';
 import { createPipeline } from './pipeline/pipeline.js';
 import { type ResponseFactory, standardResponse } from './http/json-write.js';
 import { type RateLimitOptions, createRateLimiter } from './pipeline/rate-limit.js';
@@ -19,12 +19,11 @@ import { observing } from './pipeline/observe.js';
 import { type OpenTelemetryApi, Telemetry } from './pipeline/tracing.js';
 import { requestUrl } from './http/request-url.js';
 import { routes } from './routes/table.js';
-import type { AnyKysely, Database } from './storage/database.js';
+import type { AnyDatabase, Database } from './storage/database.js';
 import { DEFAULT_IDEMPOTENCY_TTL_MS } from './storage/idempotency.js';
 import { checkSchemaName } from './storage/schema-name.js';
 import { PetInserts } from './storage/pet-inserts.js';
 import { petInserter } from './storage/pets.js';
-import { databaseFailureOf } from './drivers/failure.js';
 import { type KeysInput, checkOptions } from './options.js';
 
 /** Options of {@link createPetStore}. */
@@ -32,9 +31,10 @@ export interface PetStoreOptions {
   /**
    * The database, already migrated: from `createPGliteDatabase()` (`petstore-router/pglite`),
    * `createPostgresDatabase()` (`petstore-router/pg`), or your own Kysely instance after
-   * `await migrate(db)`. The store never closes it: whoever created it calls `db.destroy()`.
+   * `await migrate(db)`, or another driver's database contract (`PetStoreDatabase`). The store
+   * never closes it: whoever created it calls `db.destroy()`.
    */
-  db: AnyKysely;
+  db: AnyDatabase;
   /**
    * The PostgreSQL schema holding petstore-router's tables, migrated with the same option
    * (`await migrate(db, { schema })`). Keeps our tables in a schema of your database of their
@@ -273,24 +273,29 @@ export interface PetStore {
  */
 export function createPetStore(given: PetStoreOptions): PetStore {
   const options = checkOptions(given);
-  const db = options.db as Kysely<Database>;
+  // The database contract, read once (drivers/contract.ts): a Kysely of the caller's own is its minimal form.
+  const database = contractOf(options.db as Kysely<Database> | PetStoreDatabase<Database>);
   const schema = options.schema === undefined ? undefined : checkSchemaName(options.schema, 'options.schema');
   // Every statement of the store is built by Kysely's query builder, so WithSchemaPlugin
   // qualifies its tables (and statements are compiled per Kysely instance, storage/statement.ts).
   const scoped = (kysely: Kysely<Database>) => (schema === undefined ? kysely : kysely.withSchema(schema));
   // The same connections serve `db.withSchema(...)`: the runner sends the SQL compiled on it.
-  const primary = { db: scoped(db), statements: statementsOf(db) };
-  const readSide = readSideOf(db);
+  const primary = { db: scoped(database.kysely), statements: database.statements };
+  const readSide = database.reads;
+  const classify = (error: unknown) => database.classify(error);
   // Batched only through our runner, and not while statements are observed: a batch is no one
   // request's statement, so Server-Timing's `db` and the statement spans could not be attributed.
   const observesStatements = options.serverTiming === true || options.openTelemetry !== undefined;
   const inserts =
-    primary.statements !== undefined && options.batchCreates !== false && !observesStatements ? new PetInserts(primary) : undefined;
+    primary.statements !== undefined && options.batchCreates !== false && !observesStatements
+      ? new PetInserts(primary, classify)
+      : undefined;
   const store: StoreContext = {
     ...primary,
     insertPet: inserts === undefined ? petInserter(primary) : inserts.insert,
     reads: readSide === undefined ? primary : { db: scoped(readSide.db), statements: readSide.statements },
     readRouting: readSide === undefined ? undefined : () => readSide.routing(),
+    classify,
     now: options.now ?? (() => new Date()),
     basePath: normaliseBasePath(options.basePath ?? '/v1'),
     deprecation: {
@@ -329,7 +334,7 @@ export function createPetStore(given: PetStoreOptions): PetStore {
     ],
     authenticate: createAuthenticator(options.keys),
     rateLimit: options.rateLimit ? createRateLimiter(options.rateLimit, store, store.now) : undefined,
-    onError: options.onError ?? defaultOnError,
+    onError: options.onError ?? defaultOnError(classify),
     cors: options.cors === undefined ? undefined : createCors(options.cors),
     onResponse,
     createResponse: options.createResponse ?? standardResponse,
@@ -370,10 +375,11 @@ function normaliseBasePath(path: string): string {
   return trimmed;
 }
 
-function defaultOnError(error: unknown, request: Request, context?: ErrorContext): void {
-  // A store whose database was closed (db.destroy(), a test store's close()) is shut down, not
-  // failing: its 503s are expected, so they are not logged.
-  if (databaseFailureOf(error) === 'closed') return;
-  const id = context ? ` (request ${context.requestId})` : '';
-  console.error(`petstore-router: ${request.method} ${new URL(request.url).pathname} failed${id}:`, error);
+/** Logs to console.error, except the 503s of a store whose database was closed: it is shut down, not failing. */
+function defaultOnError(classify: StoreContext['classify']): OnError {
+  return (error, request, context) => {
+    if (classify(error)?.kind === 'closed') return;
+    const id = context ? ` (request ${context.requestId})` : '';
+    console.error(`petstore-router: ${request.method} ${new URL(request.url).pathname} failed${id}:`, error);
+  };
 }

@@ -11,7 +11,9 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createPetStore, migrate } from '../src/index.js';
 import { createPostgresDatabase } from '../src/pg.js';
-import { type StatementRunner, statementsOf } from '../src/drivers/statements.js';
+import { classifyDatabaseError } from '../src/drivers/classify.js';
+import type { StatementRunner } from '../src/drivers/contract.js';
+import { contractOf } from '../src/drivers/database.js';
 import type { NewStoredPet, PetRecord } from '../src/model.js';
 import type { Database } from '../src/storage/database.js';
 import { PetInserts } from '../src/storage/pet-inserts.js';
@@ -37,7 +39,7 @@ const test = postgresSuite(
 
 test.before(async (context) => {
   context.db = await createPostgresDatabase(process.env.DATABASE_URL!);
-  context.runner = statementsOf(context.db)!;
+  context.runner = contractOf(context.db).statements!;
   await migrate(context.db, { schema: SCHEMA });
   // A refusal of the database's own that validation cannot foresee: one pet of a batch fails. And
   // PostgreSQL's own count of the insert statements that reached it (a statement-level trigger).
@@ -107,7 +109,7 @@ function assertOwnRecords(records: PetRecord[], sentPets: NewStoredPet[]): void 
 }
 
 test('creates that arrive while one runs are stored by one statement, each answered with its own row', async (context) => {
-  const inserts = new PetInserts(target(context));
+  const inserts = new PetInserts(target(context), classifyDatabaseError);
   const sentPets = pets(40, 'together');
   const records = await Promise.all(sentPets.map((pet) => inserts.insert(pet)));
   assertOwnRecords(records, sentPets);
@@ -117,7 +119,7 @@ test('creates that arrive while one runs are stored by one statement, each answe
 });
 
 test('a statement holds at most 64 pets: a round of 149 is three statements at once, so no create waits for two', async (context) => {
-  const inserts = new PetInserts(target(context));
+  const inserts = new PetInserts(target(context), classifyDatabaseError);
   const sentPets = pets(150, 'many');
   const records = await Promise.all(sentPets.map((pet) => inserts.insert(pet)));
   assertOwnRecords(records, sentPets);
@@ -128,8 +130,8 @@ test('a statement holds at most 64 pets: a round of 149 is three statements at o
 test('creates from two processes at once: each still gets its own row', async (context) => {
   const other = await createPostgresDatabase(process.env.DATABASE_URL!);
   try {
-    const here = new PetInserts(target(context));
-    const there = new PetInserts({ db: other.withSchema(SCHEMA), statements: statementsOf(other) });
+    const here = new PetInserts(target(context), classifyDatabaseError);
+    const there = new PetInserts({ db: other.withSchema(SCHEMA), statements: contractOf(other).statements }, classifyDatabaseError);
     const [a, b] = [pets(200, 'here'), pets(200, 'there')];
     const [ra, rb] = await Promise.all([Promise.all(a.map((pet) => here.insert(pet))), Promise.all(b.map((pet) => there.insert(pet)))]);
     assertOwnRecords(ra, a);
@@ -140,7 +142,7 @@ test('creates from two processes at once: each still gets its own row', async (c
 });
 
 test('a create while none runs is sent at once, alone, and the same pets read the same as one statement per pet', async (context) => {
-  const inserts = new PetInserts(target(context));
+  const inserts = new PetInserts(target(context), classifyDatabaseError);
   const sentPets = pets(8, 'alone');
   const batched: PetRecord[] = [];
   for (const pet of sentPets) batched.push(await inserts.insert(pet));
@@ -153,7 +155,7 @@ test('a create while none runs is sent at once, alone, and the same pets read th
 });
 
 test('a pet the database refuses fails alone: the others of its batch are stored once each', async (context) => {
-  const inserts = new PetInserts(target(context));
+  const inserts = new PetInserts(target(context), classifyDatabaseError);
   const sentPets = pets(20, 'refusal');
   sentPets[7] = { name: REFUSED, categoryId: 1n };
   const outcomes = await Promise.allSettled(sentPets.map((pet) => inserts.insert(pet)));
@@ -178,7 +180,7 @@ test('a batch the database cannot answer fails every create in it, and is not se
   const failingBatches: StatementRunner = {
     run: (statement, parameters, map) => (parameters.length === 1 ? Promise.reject(lost) : context.runner.run(statement, parameters, map)),
   };
-  const inserts = new PetInserts(target(context, failingBatches));
+  const inserts = new PetInserts(target(context, failingBatches), classifyDatabaseError);
   const outcomes = await Promise.allSettled(pets(10, 'lost').map((pet) => inserts.insert(pet)));
   assert.is(outcomes[0]!.status, 'fulfilled', 'the first went alone');
   for (const outcome of outcomes.slice(1)) assert.is((outcome as PromiseRejectedResult).reason, lost);
@@ -192,7 +194,7 @@ test('creates waiting for a statement that timed out fail with it, and are not s
   const slowThenTimedOut: StatementRunner = {
     run: () => new Promise((_, reject) => setTimeout(() => reject(timedOut), 20)),
   };
-  const inserts = new PetInserts(target(context, slowThenTimedOut));
+  const inserts = new PetInserts(target(context, slowThenTimedOut), classifyDatabaseError);
   const outcomes = await Promise.allSettled(pets(150, 'waiting').map((pet) => inserts.insert(pet)));
   for (const outcome of outcomes) assert.is((outcome as PromiseRejectedResult).reason, timedOut);
   assert.equal(context.sent, [1], 'they waited as long as it did: no second wait');
@@ -208,7 +210,7 @@ test('creates waiting for a statement whose connection broke at once are still s
       return Promise.reject(reset);
     },
   };
-  const inserts = new PetInserts(target(context, firstBroken));
+  const inserts = new PetInserts(target(context, firstBroken), classifyDatabaseError);
   const outcomes = await Promise.allSettled(pets(10, 'after reset').map((pet) => inserts.insert(pet)));
   assert.is((outcomes[0] as PromiseRejectedResult).reason, reset);
   assert.ok(outcomes.slice(1).every((o) => o.status === 'fulfilled'));
@@ -216,7 +218,7 @@ test('creates waiting for a statement whose connection broke at once are still s
 });
 
 test('creates waiting for a statement that failed for its pet alone are still sent', async (context) => {
-  const inserts = new PetInserts(target(context));
+  const inserts = new PetInserts(target(context), classifyDatabaseError);
   const sentPets = pets(10, 'after refusal');
   sentPets[0] = { name: REFUSED, categoryId: 1n };
   const outcomes = await Promise.allSettled(sentPets.map((pet) => inserts.insert(pet)));

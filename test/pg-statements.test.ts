@@ -9,11 +9,11 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createPostgresDatabase } from '../src/pg.js';
 import type { Database } from '../src/storage/database.js';
-import { statementsOf } from '../src/drivers/statements.js';
+import { contractOf } from '../src/drivers/database.js';
 import type { StatementTarget } from '../src/storage/statement.js';
 import { findPet, insertPet, listPets } from '../src/storage/pets.js';
 import { pgbouncerUrl } from './helpers/db.js';
-import { isDatabaseUnavailable } from '../src/drivers/errors.js';
+import { classifyDatabaseError } from '../src/drivers/classify.js';
 
 const url = process.env.DATABASE_URL;
 const pooledUrl = pgbouncerUrl();
@@ -30,7 +30,7 @@ const bouncerTest = when(pooledUrl && url, 'PGBOUNCER_URL');
  */
 async function namesAfter(db: Kysely<Database>, work: (target: StatementTarget) => Promise<unknown>) {
   await sql`deallocate all`.execute(db);
-  await work({ db, statements: statementsOf(db) });
+  await work({ db, statements: contractOf(db).statements });
   const { rows } = await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements order by name`.execute(
     db,
   );
@@ -86,7 +86,7 @@ bouncerTest(
         await Promise.all(
           Array.from({ length: 80 }, async (_, i) => {
             const kysely = pools[i % 2]!;
-            const db = { db: kysely, statements: statementsOf(kysely) };
+            const db = { db: kysely, statements: contractOf(kysely).statements };
             try {
               if (i % 4 === 0) {
                 const pet = await insertPet(db, { name: 'pooled', categoryId: 2n });
@@ -121,7 +121,7 @@ bouncerTest(
         (e: unknown) => e,
       );
       const ms = performance.now() - started;
-      assert.ok(isDatabaseUnavailable(error), String(error));
+      assert.ok(classifyDatabaseError(error) !== undefined, String(error));
       assert.ok(ms < 2_500, `cut after ${Math.round(ms)} ms`);
       const { rows: after } = await sql<{ one: number }>`select 1 as one`.execute(db);
       assert.is(after[0]!.one, 1, 'the connection works afterwards');

@@ -1,5 +1,5 @@
 // Our compiled pet statements get rows as arrays from the pg driver's statement runner
-// (drivers/statements.ts) and map them in code that only sees pet rows. What a user observes is the
+// (drivers/contract.ts) and map them in code that only sees pet rows. What a user observes is the
 // same records either way; this test checks that, and that the array path is really taken where
 // the runner is given (a regression there costs CPU, not correctness).
 import { type Kysely, type KyselyPlugin, type PluginTransformResultArgs, type QueryResult, type UnknownRow } from 'kysely';
@@ -7,7 +7,7 @@ import pg from 'pg';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createPostgresDatabase } from '../src/pg.js';
-import { statementsOf } from '../src/drivers/statements.js';
+import { contractOf } from '../src/drivers/database.js';
 import type { StatementTarget } from '../src/storage/statement.js';
 import type { Database } from '../src/storage/database.js';
 import { findPet, insertPet, listPets } from '../src/storage/pets.js';
@@ -70,7 +70,7 @@ postgresTest(test, "PostgreSQL (a pool we create): pet rows are decoded as array
   };
   let viaArrays;
   try {
-    viaArrays = await readBack({ db, statements: statementsOf(db) });
+    viaArrays = await readBack({ db, statements: contractOf(db).statements });
   } finally {
     proto.parseRow = parseRow;
     proto._parseRowAsArray = _parseRowAsArray;

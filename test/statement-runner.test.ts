@@ -1,4 +1,4 @@
-// The prepared path for the store's own statements (the runner of src/drivers/statements.ts, given
+// The prepared path for the store's own statements (the runner of src/drivers/contract.ts, given
 // explicitly) against Kysely's plain path, on PostgreSQL: same rows, same errors; taken only when
 // the runner is given (never in a transaction or on a connection-bound Kysely); and `db.destroy()`
 // still ends the pool when only the runner ran.
@@ -6,7 +6,8 @@ import type { Kysely } from 'kysely';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createPostgresDatabase } from '../src/pg.js';
-import { type StatementRunner, statementsOf } from '../src/drivers/statements.js';
+import type { StatementRunner } from '../src/drivers/contract.js';
+import { contractOf } from '../src/drivers/database.js';
 import { type StatementTarget, defineStatement } from '../src/storage/statement.js';
 import type { Database } from '../src/storage/database.js';
 import { findPet, insertPet, listPets } from '../src/storage/pets.js';
@@ -18,7 +19,7 @@ const test = postgresSuite(suite<Context>('statement runner', { db: undefined as
 
 test.before(async (context) => {
   context.db = await createPostgresDatabase(process.env.DATABASE_URL!);
-  const runner = statementsOf(context.db);
+  const runner = contractOf(context.db).statements;
   assert.ok(runner, 'a pool of ours carries a runner');
   // Counts what goes the direct way, so each case can tell which path it took.
   const counting: StatementRunner = {
@@ -107,7 +108,7 @@ test('statements in a transaction or on one connection never take the direct pat
 
 test('a database only the runner used: destroy() still ends its pool', async () => {
   const db = await createPostgresDatabase(process.env.DATABASE_URL!, { migrate: false });
-  const target = { db, statements: statementsOf(db) };
+  const target = { db, statements: contractOf(db).statements };
   assert.ok(target.statements);
   const pet = await insertPet(target, { name: 'lazy', categoryId: 1n });
   assert.equal(await findPet(target, BigInt(pet.id)), pet);

@@ -95,7 +95,7 @@ export function createPipeline({
       }
       return finish(request, answer, requestId, allowOrigin, seen);
     } catch (thrown) {
-      const error = toApiError(thrown);
+      const error = toApiError(thrown, store.classify);
       if (error.status >= 500) {
         reportError(thrown, request, requestId);
         if (seen) seen.error = thrown;

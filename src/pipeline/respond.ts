@@ -1,30 +1,30 @@
-import { isDatabaseUnavailable } from '../drivers/errors.js';
-import { databaseFailureError } from './database-failure.js';
-import { ApiError, ErrorCode, RETRY_AFTER_SECONDS } from '../errors.js';
+import type { DatabaseFailure } from '../drivers/contract.js';
+import { ApiError, CLOSED_MESSAGE, ErrorCode, NOT_MIGRATED_MESSAGE, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from '../errors.js';
 import { type JsonAnswer, jsonResponse } from '../http/json-write.js';
 
+const RETRY = { 'retry-after': String(RETRY_AFTER_SECONDS) };
+
 /**
- * Classifies anything thrown while serving a request: an ApiError stays itself; a database that
- * cannot be reached becomes 503 + Retry-After, one not migrated or closed its own 503
- * (database-failure.ts); anything else is a masked 500 (no stack, no SQL).
+ * Classifies anything thrown while serving a request: an ApiError stays itself; a database error
+ * (`classify`: the database's own classifier, drivers/classify.ts) becomes its 503: not migrated
+ * with Retry-After (it works once someone migrates), closed without (this store will not come
+ * back), any other (unreachable, timed out, connection lost, not a primary) with Retry-After;
+ * anything else is a masked 500 (no stack, no SQL).
  */
-export function toApiError(error: unknown): ApiError {
+export function toApiError(error: unknown, classify: (error: unknown) => DatabaseFailure | undefined): ApiError {
   if (error instanceof ApiError) return error;
-  const failure = databaseFailureError(error, RETRY_AFTER_SECONDS);
-  if (failure) return failure;
-  if (isDatabaseUnavailable(error)) {
-    return new ApiError(
-      503,
-      ErrorCode.serviceUnavailable,
-      'the database is unavailable, retry later',
-      undefined,
-      {
-        'retry-after': String(RETRY_AFTER_SECONDS),
-      },
-      { cause: error },
-    );
+  const failure = classify(error);
+  const cause = { cause: error };
+  switch (failure?.kind) {
+    case undefined:
+      return new ApiError(500, ErrorCode.internalError, 'internal server error', undefined, undefined, cause);
+    case 'not_migrated':
+      return new ApiError(503, ErrorCode.databaseNotMigrated, NOT_MIGRATED_MESSAGE, undefined, RETRY, cause);
+    case 'closed':
+      return new ApiError(503, ErrorCode.databaseClosed, CLOSED_MESSAGE, undefined, undefined, cause);
+    default:
+      return new ApiError(503, ErrorCode.serviceUnavailable, UNAVAILABLE_MESSAGE, undefined, RETRY, cause);
   }
-  return new ApiError(500, ErrorCode.internalError, 'internal server error', undefined, undefined, { cause: error });
 }
 
 /** The one place an error becomes an answer. */

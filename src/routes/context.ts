@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { ReadRouting } from '../drivers/read-view.js';
-import type { StatementRunner } from '../drivers/statements.js';
+import type { DatabaseFailure, ReadRouting, StatementRunner } from '../drivers/contract.js';
 import type { DeprecationPolicy } from '../deprecation.js';
 import type { RequestUrl } from '../http/request-url.js';
 import type { Answer } from '../http/json-write.js';
@@ -10,11 +9,11 @@ import type { Database } from '../storage/database.js';
 /** Everything a route needs, resolved once by createPetStore and passed as an argument. */
 export interface StoreContext {
   db: Kysely<Database>;
-  /** The runner of prepared statements the database object carries (drivers/statements.ts), if any. */
+  /** The runner of prepared statements the database object carries (drivers/contract.ts), if any. */
   statements: StatementRunner | undefined;
   /**
    * Where reads run (list and get pets, list orders, health's query): `db` and `statements`, or
-   * the database's read side when its driver has read replicas (drivers/read-view.ts).
+   * the database's read side when its driver has read replicas (drivers/contract.ts).
    */
   reads: { readonly db: Kysely<Database>; readonly statements: StatementRunner | undefined };
   /**
@@ -26,6 +25,8 @@ export interface StoreContext {
   insertPet: (pet: NewStoredPet) => Promise<PetRecord>;
   /** The read replicas' state, when there are any (health checks). */
   readRouting: (() => ReadRouting) | undefined;
+  /** What an error of the database means (the database contract's classifier). */
+  classify: (error: unknown) => DatabaseFailure | undefined;
   now: () => Date;
   basePath: string;
   deprecation: DeprecationPolicy;

@@ -1,9 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { StoreContext } from './context.js';
-import type { ReplicaStatus } from '../drivers/read-view.js';
-import { RETRY_AFTER_SECONDS } from '../errors.js';
+import type { DatabaseErrorKind, ReplicaStatus } from '../drivers/contract.js';
+import { CLOSED_MESSAGE, NOT_MIGRATED_MESSAGE, RETRY_AFTER_SECONDS } from '../errors.js';
 import { type JsonAnswer, jsonResponse } from '../http/json-write.js';
-import { CLOSED_MESSAGE, NOT_MIGRATED_MESSAGE, databaseFailureOf } from '../drivers/failure.js';
 import type { AnyKysely, Database } from '../storage/database.js';
 import { pingDatabase } from '../storage/health.js';
 import { type RouteDefinition, defineRoute } from './define.js';
@@ -48,7 +47,7 @@ export function healthRoute(store: StoreContext, options: HealthOptions = {}): R
   // 1 s leaves the query to the next probes instead of starting another one beside it.
   let inFlight: Promise<DatabaseCheck> | undefined;
   const checkDatabase = () => {
-    inFlight ??= query(options.db ?? store.reads.db).finally(() => (inFlight = undefined));
+    inFlight ??= query(options.db ?? store.reads.db, store.classify).finally(() => (inFlight = undefined));
     return bounded(inFlight);
   };
   return defineRoute({
@@ -99,17 +98,16 @@ function replicaCheck(replica: ReplicaStatus, index: number, time: string): obje
 }
 
 /** The health query, timed; never rejects. */
-function query(db: AnyKysely): Promise<DatabaseCheck> {
+function query(db: AnyKysely, classify: StoreContext['classify']): Promise<DatabaseCheck> {
   const started = performance.now();
   return pingDatabase(db as Kysely<Database>).then(
     (): DatabaseCheck => ({ status: 'pass', ms: Math.round((performance.now() - started) * 10) / 10 }),
-    (error: unknown): DatabaseCheck => ({ status: 'fail', output: failureOutput(error) }),
+    (error: unknown): DatabaseCheck => ({ status: 'fail', output: failureOutput(classify(error)?.kind) }),
   );
 }
 
 /** What a failed check says: not migrated and closed say so and what to do, anything else is unavailable. */
-function failureOutput(error: unknown): string {
-  const failure = databaseFailureOf(error);
+function failureOutput(failure: DatabaseErrorKind | undefined): string {
   return failure === 'not_migrated' ? NOT_MIGRATED_MESSAGE : failure === 'closed' ? CLOSED_MESSAGE : 'the database is unavailable';
 }
 

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Kysely, Selectable } from 'kysely';
+import type { PetStoreDatabase } from '../drivers/contract.js';
 import type { OrderStatus, PetStatus } from '../model.js';
 
 /**
@@ -73,3 +74,10 @@ export type OrderRow = Selectable<OrderTable>;
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above: any caller's schema type
 export type AnyKysely = Kysely<Database> | Kysely<any>;
+
+/**
+ * What `createPetStore({ db })` takes: a Kysely (one of the drivers', which is also a
+ * {@link PetStoreDatabase}, or your own: the contract's minimal form), or another driver's contract.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as AnyKysely
+export type AnyDatabase = AnyKysely | PetStoreDatabase<any>;

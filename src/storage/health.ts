@@ -12,8 +12,8 @@ const TABLES = {
 /**
  * The health check's query: resolves once the database answered it with every table of ours in
  * place. `limit 0` reads no row, but PostgreSQL resolves every table named first, so a database
- * never migrated, or migrated by an older version (a newer table missing), fails with 42P01
- * (undefined_table), classified as not migrated (drivers/failure.ts). Built by the query builder,
+ * never migrated, or migrated by an older version (a newer table missing), fails with
+ * undefined_table, classified as not migrated (drivers/classify.ts). Built by the query builder,
  * so a store's schema (WithSchemaPlugin) qualifies the tables as the store's statements do.
  */
 export async function pingDatabase(db: Kysely<Database>): Promise<void> {

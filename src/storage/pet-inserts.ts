@@ -1,5 +1,4 @@
-import { isDatabaseTimeout, isDatabaseUnavailable } from '../drivers/errors.js';
-import { databaseFailureOf } from '../drivers/failure.js';
+import type { DatabaseFailure } from '../drivers/contract.js';
 import type { NewStoredPet, PetRecord } from '../model.js';
 import { insertPet, insertPets } from './pets.js';
 import type { StatementTarget } from './statement.js';
@@ -38,7 +37,10 @@ export class PetInserts {
   /** Statements of the running round that have not ended; 0 when no round runs. */
   #running = 0;
 
-  constructor(target: StatementTarget) {
+  constructor(
+    target: StatementTarget,
+    private readonly classify: (error: unknown) => DatabaseFailure | undefined,
+  ) {
     this.#target = target;
   }
 
@@ -67,7 +69,7 @@ export class PetInserts {
 
   /** A statement of the round failed with `error`. */
   readonly #failed = (error: unknown): void => {
-    if (isDatabaseTimeout(error)) {
+    if (this.classify(error)?.kind === 'timeout') {
       const waiting = this.#waiting;
       this.#waiting = [];
       for (const w of waiting) w.reject(error);
@@ -96,7 +98,7 @@ export class PetInserts {
         this.#ended();
       },
       (error: unknown) => {
-        if (isDatabaseUnavailable(error) || databaseFailureOf(error) !== undefined) {
+        if (this.classify(error) !== undefined) {
           for (const w of batch) w.reject(error);
           this.#failed(error);
           return;

@@ -1,11 +1,11 @@
 import { type Compilable, type CompiledQuery, Kysely } from 'kysely';
-import type { PreparedStatement, StatementRunner } from '../drivers/statements.js';
+import type { PreparedStatement, StatementRunner } from '../drivers/contract.js';
 import { sha256Hex } from '../http/sha256.js';
 import type { Database } from './database.js';
 
 /**
  * Where a statement runs: a Kysely (or a Transaction), run through Kysely's public
- * `executeQuery`; or the store's database with the runner its driver gave (drivers/statements.ts),
+ * `executeQuery`; or the store's database with the runner its driver gave (drivers/contract.ts),
  * which runs the store's statements outside any transaction, prepared.
  */
 export type StatementTarget = Kysely<Database> | { readonly db: Kysely<Database>; readonly statements: StatementRunner | undefined };

@@ -1,6 +1,6 @@
 /**
  * A profiling aid, not a benchmark: the store behind the Node bridge with its statements answered
- * at once by a stub runner the database object carries (src/drivers/statements.ts),
+ * at once by a stub runner the database object carries (src/drivers/contract.ts),
  * so a CPU profile under load shows our code and Node's HTTP work without a database's noise.
  *
  * Bundle it first, as the bench bundles its servers: under tsx every closure created per request
@@ -18,13 +18,13 @@
  * on SIGINT) but inflates short functions several times over. Figures from it are in
  * docs/performance.md.
  */
-import { Kysely, PostgresDialect } from 'kysely';
+import { PostgresDialect } from 'kysely';
 import { nodeResponse, serve } from '../../adapters/node.js';
-import type { StatementRunner } from '../../src/drivers/statements.js';
+import type { StatementRunner } from '../../src/drivers/contract.js';
+import { DriverKysely } from '../../src/drivers/database.js';
 import { createPetStore } from '../../src/index.js';
 
 const unreachable = { connect: () => Promise.reject(new Error('the stub server has no database')), end: async () => {} };
-const kysely = new Kysely<any>({ dialect: new PostgresDialect({ pool: unreachable as never }) });
 let lastId = 1_000;
 /** A page of 101 pets, sliced to the rows a page statement reads (its LIMIT). */
 const page = Array.from({ length: 101 }, (_, i) => [String(i + 1), `pet-${i}`, '7', 'available']);
@@ -34,7 +34,7 @@ const statements: StatementRunner = {
     return Promise.resolve(map(limit ? page.slice(0, Number(limit[1])) : [[String(++lastId), 'Rex', '7', 'pending']]));
   },
 };
-const db = Object.assign(kysely, { statements });
+const db = new DriverKysely<any>({ dialect: new PostgresDialect({ pool: unreachable as never }) }, { statements });
 const store = createPetStore({ db, createResponse: nodeResponse, keys: ['bench-key-0123456789abcdef'] });
 const served = await serve(store, {
   port: Number(process.argv[2] ?? 19_095),

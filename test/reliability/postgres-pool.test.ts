@@ -3,7 +3,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createPetStore } from '../../src/index.js';
 import { createPostgresDatabase } from '../../src/pg.js';
-import { isDatabaseUnavailable } from '../../src/drivers/errors.js';
+import { classifyDatabaseError } from '../../src/drivers/classify.js';
 import { sleep, within } from './helpers/load.js';
 import { freshDatabase } from './helpers/postgres.js';
 import { postgresTest } from '../helpers/postgres-test.js';
@@ -45,7 +45,7 @@ for (const [form, timeout] of [
           (e: unknown) => e,
         );
         const sleptMs = performance.now() - started;
-        assert.ok(isDatabaseUnavailable(error), 'answered as busy (503), not as a bug (500)');
+        assert.ok(classifyDatabaseError(error) !== undefined, 'answered as busy (503), not as a bug (500)');
         assert.ok(sleptMs < 3_000, `pg_sleep(5) was cut after ${Math.round(sleptMs)} ms`);
 
         // Through the API: a lock held elsewhere stalls every query on the table.
@@ -95,7 +95,7 @@ postgresTest(
         (e: unknown) => e,
       );
       const ms = performance.now() - started;
-      assert.ok(isDatabaseUnavailable(error), `a 503, not a 500: ${String(error)}`);
+      assert.ok(classifyDatabaseError(error) !== undefined, `a 503, not a 500: ${String(error)}`);
       assert.ok(ms > 400 && ms < 2_000, `failed after ${Math.round(ms)} ms (timeout 500 ms)`);
       await proxy.restore();
       const { rows } = await within(sql<{ one: number }>`select 1 as one`.execute(db), 10_000, 'a query after the abandon');
@@ -124,7 +124,7 @@ postgresTest(test, 'a connection lost while checked out between two queries does
         () => undefined,
         (e: unknown) => e,
       );
-      assert.ok(isDatabaseUnavailable(error), `a 503, not a 500: ${String(error)}`);
+      assert.ok(classifyDatabaseError(error) !== undefined, `a 503, not a 500: ${String(error)}`);
     });
     await proxy.restore();
     const { rows } = await within(sql<{ one: number }>`select 1 as one`.execute(db), 10_000, 'a query after the restore');

@@ -1,8 +1,7 @@
 // The pg driver: a Kysely on a pool of ours (with its statement runner) or on a caller's pool.
-import { Kysely, PostgresDialect } from 'kysely';
+import { type Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import type { DatabaseWithReadSide, ReadSide } from '../read-view.js';
-import type { DatabaseWithStatements, StatementRunner } from '../statements.js';
+import { DriverKysely } from '../database.js';
 import { borrowedPool, lender, ownPool, statementPool } from './pool.js';
 import { poolStatementRunner } from './pool-runner.js';
 import { boundConfig, checkMaxWait } from './partition.js';
@@ -43,40 +42,16 @@ function checkReplicaOptions(source: PostgresSource, { readReplicas = [], maxRep
 }
 
 /**
- * The Kysely `createPostgresDatabase` returns for a pool of its own: a plain Kysely that also
- * carries the runner of the store's prepared statements (`statements`, read by `createPetStore`)
- * and, with read replicas, its read side (`reads`, drivers/read-view.ts), and whose `destroy()`
- * ends the pool (and the replicas') even if only the runner used it.
- */
-export class PostgresDatabase<DB> extends Kysely<DB> implements DatabaseWithStatements<DB>, DatabaseWithReadSide<DB> {
-  readonly #end: () => Promise<void>;
-
-  /** @internal Made by {@link openPostgres}. */
-  constructor(
-    dialect: PostgresDialect,
-    readonly statements: StatementRunner,
-    end: () => Promise<void>,
-    readonly reads: ReadSide<DB> | undefined = undefined,
-  ) {
-    super({ dialect });
-    this.#end = end;
-  }
-
-  override async destroy(): Promise<void> {
-    await super.destroy();
-    await this.#end();
-  }
-}
-
-/**
- * Kysely on `source`, unmigrated: a pool of ours (safe defaults, the statement timeout, a
- * statement runner) for a URL or config, a borrowed view for a caller's `pg.Pool`.
+ * The database on `source`, unmigrated: a pool of ours (safe defaults, the statement timeout, a
+ * statement runner, read replicas) for a URL or config, a borrowed view for a caller's `pg.Pool`
+ * (Kysely runs every statement; `destroy()` leaves the pool open). `destroy()` ends a pool of ours
+ * (and the replicas') even if only the runner used it.
  */
 export function openPostgres<DB>(source: PostgresSource, options: OpenOptions): Kysely<DB> {
   checkReplicaOptions(source, options);
   const maxWaitMs = checkMaxWait(options.maxWaitMs);
   if (source instanceof pg.Pool) {
-    return new Kysely<DB>({ dialect: new PostgresDialect({ pool: borrowedPool(source) }) });
+    return new DriverKysely<DB>({ dialect: new PostgresDialect({ pool: borrowedPool(source) }) });
   }
   const { statement_timeout: timeout, ...config } = typeof source === 'string' ? { connectionString: source } : source;
   // The statement timeout is the statement part of the partition bound unless the config sets one.
@@ -90,5 +65,8 @@ export function openPostgres<DB>(source: PostgresSource, options: OpenOptions): 
     statementTimeoutMs: timeoutMs,
   });
   const end = replicas === undefined ? () => kyselyPool.end() : () => replicas.close().then(() => kyselyPool.end());
-  return new PostgresDatabase<DB>(new PostgresDialect({ pool: kyselyPool }), poolStatementRunner(lend), end, replicas?.side);
+  return new DriverKysely<DB>(
+    { dialect: new PostgresDialect({ pool: kyselyPool }) },
+    { statements: poolStatementRunner(lend), reads: replicas?.side, end },
+  );
 }

@@ -1,4 +1,4 @@
-import type { StatementRunner } from '../statements.js';
+import type { StatementRunner } from '../contract.js';
 import type { Lend } from './pool.js';
 
 /**

@@ -9,7 +9,7 @@ import {
   PostgresQueryCompiler,
   type QueryResult,
 } from 'kysely';
-import type { ReadSide } from '../read-view.js';
+import type { ReadSide } from '../contract.js';
 import type { ReplicaSet } from './replicas.js';
 
 const NOT_FOR_WRITES = 'petstore-router: the read side of a database with read replicas runs single reads only, never a transaction';

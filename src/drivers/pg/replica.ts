@@ -1,5 +1,6 @@
 import pg from 'pg';
-import type { ReplicaState, ReplicaStatus } from '../read-view.js';
+import { answeredByServer } from '../classify.js';
+import type { ReplicaState, ReplicaStatus } from '../contract.js';
 import { type Lend, lendClient, lender, ownPool } from './pool.js';
 import type { StatementClient } from './statement-client.js';
 import { StatementDeadlines } from './timeout.js';
@@ -106,9 +107,7 @@ export class Replica {
    */
   failed(error: unknown): void {
     this.failures++;
-    const { severity, code } = (error ?? {}) as { severity?: unknown; code?: unknown };
-    const answered = typeof severity === 'string' && typeof code === 'string' && !/^(?:08|57P|53)/.test(code);
-    if (!answered) this.mark('down', 'unreachable or not answering');
+    if (!answeredByServer(error)) this.mark('down', 'unreachable or not answering');
   }
 
   mark(state: ReplicaState, reason: string | undefined): void {

@@ -1,6 +1,6 @@
 import type pg from 'pg';
-import type { PreparedStatement } from '../statements.js';
-import type { ReadRouting } from '../read-view.js';
+import type { PreparedStatement } from '../contract.js';
+import type { ReadRouting } from '../contract.js';
 import { Replica } from './replica.js';
 import { ReplicaHealth } from './replica-health.js';
 import { PrimaryPosition } from './wal-position.js';

@@ -1,6 +1,7 @@
 import type { PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
-import type { PreparedStatement } from '../statements.js';
+import { isStatementNameConflict } from '../classify.js';
+import type { PreparedStatement } from '../contract.js';
 import { type StatementDeadlines, type StatementTimeoutError, type TimedStatement, mustDestroy } from './timeout.js';
 
 /** What one pool of ours decided about its statements; shared by all its clients. */
@@ -10,9 +11,6 @@ export interface PoolStatements {
   /** The pool's statement timeout (timeout.ts), if it has one. */
   readonly deadlines: StatementDeadlines | undefined;
 }
-
-/** SQLSTATEs of a named statement missing on, or already defined by another client on, the backend a pooler lent. */
-const STATEMENT_NAME_CONFLICT = new Set(['26000', '42P05']);
 
 /** pg's query callback: an error (pg passes null for none), or the result. */
 export type Callback<R> = (error: Error | null | undefined, result: PostgresQueryResult<R> | undefined) => void;
@@ -69,7 +67,7 @@ export class StatementClient implements TimedStatement {
     const text = statement.sql;
     if (!this.statements.naming) return this.#send({ text, rowMode: 'array' }, values, callback);
     this.#send({ name: statement.name, text, rowMode: 'array' }, values, (error, result) => {
-      if (!error || !STATEMENT_NAME_CONFLICT.has((error as { code?: unknown }).code as string)) return callback(error, result);
+      if (!error || !isStatementNameConflict(error)) return callback(error, result);
       this.statements.naming = false;
       this.#send({ text, rowMode: 'array' }, values, callback);
     });

@@ -1,8 +1,8 @@
-import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import { sha256Hex } from '../../http/sha256.js';
-import { type ReadRouting, type ReadSide, readSideOf } from '../read-view.js';
-import type { PreparedStatement } from '../statements.js';
+import type { Kysely } from 'kysely';
+import { contractOf } from '../database.js';
+import type { PetStoreDatabase, PreparedStatement, ReadRouting, ReadSide } from '../contract.js';
 import { type Lend, ownPool } from './pool.js';
 import { readSide } from './read-dialect.js';
 import { type Primary, ReplicaSet, type ReplicaSettings } from './replicas.js';
@@ -75,6 +75,6 @@ export function withReadReplicas<DB>(
  * console.log(readRouting(db)?.replicas.map((r) => `${r.name} ${r.state} ${r.reads}`))
  * ```
  */
-export function readRouting<DB>(db: Kysely<DB>): ReadRouting | undefined {
-  return readSideOf(db)?.routing();
+export function readRouting<DB>(db: Kysely<DB> | PetStoreDatabase<DB>): ReadRouting | undefined {
+  return contractOf(db).reads?.routing();
 }

@@ -1,6 +1,7 @@
 // The PGlite driver: Kysely on PGlite instances (ours are made in instance.ts).
 import type { PGlite } from '@electric-sql/pglite';
-import { Kysely, PGliteDialect } from 'kysely';
+import { type Kysely, PGliteDialect } from 'kysely';
+import { DriverKysely } from '../database.js';
 import { view } from './view.js';
 
 export { type PGliteInstance, newPGlite } from './instance.js';
@@ -20,5 +21,5 @@ export async function opened<DB>(db: Kysely<DB>): Promise<Kysely<DB>> {
  * PGlite; `db.destroy()` closes the PGlite only when `owned`.
  */
 export function pgliteKysely<DB>(pglite: PGlite, owned: boolean): Kysely<DB> {
-  return new Kysely<DB>({ dialect: new PGliteDialect({ pglite: view(pglite, owned) }) });
+  return new DriverKysely<DB>({ dialect: new PGliteDialect({ pglite: view(pglite, owned) }) });
 }
