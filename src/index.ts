@@ -31,10 +31,8 @@ export type {
 export type { Pet, NewPet, Order } from './wire.js';
 export type { PetStatus, OrderStatus, StoredPet, StoredOrder, NewStoredOrder } from './model.js';
 export { MAX_BODY_BYTES } from './http/body.js';
-export { JSON_TYPE } from './http/json-write.js';
-export { targetUrl } from './http/request-url.js';
-export type { TargetUrl } from './http/request-url.js';
-export type { ResponseFactory } from './http/json-write.js';
+export { JSON_TYPE } from './http/answer.js';
+export type { ResponseFactory } from './http/answer.js';
 export { openApiDocument } from './openapi/document.js';
 export type { OpenApiOptions } from './openapi/document.js';
 export type { OpenApiDocument, OpenApiServer } from './openapi-types.js';

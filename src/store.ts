@@ -7,7 +7,7 @@ import { createAuthenticator } from './pipeline/auth.js';
 import { type CorsOptions, createCors } from './pipeline/cors.js';
 import type { ErrorContext, OnError, OnResponse, ResponseEvent } from './pipeline/on-response.js';
 import { createPipeline } from './pipeline/pipeline.js';
-import { type ResponseFactory, standardResponse } from './http/json-write.js';
+import { type ResponseFactory, standardResponse } from './http/answer.js';
 import { type RateLimitOptions, createRateLimiter } from './pipeline/rate-limit.js';
 import { docsRoutes } from './docs/route.js';
 import type { ApiReference } from './docs/types.js';
@@ -17,7 +17,6 @@ import { HEALTH_PATH, type HealthOptions, healthRoute } from './routes/health.js
 import { type ConcurrencyOptions, shedding } from './pipeline/shed.js';
 import { observing } from './pipeline/observe.js';
 import { type OpenTelemetryApi, Telemetry } from './pipeline/tracing.js';
-import { requestUrl } from './http/request-url.js';
 import { routes } from './routes/table.js';
 import type { AnyDatabase, Database } from './storage/database.js';
 import { DEFAULT_IDEMPOTENCY_TTL_MS } from './storage/idempotency.js';
@@ -345,7 +344,7 @@ export function createPetStore(given: PetStoreOptions): PetStore {
   const serve =
     options.concurrency === undefined
       ? observed
-      : shedding(options.concurrency, observed, (request) => requestUrl(request.url).pathname === healthPath, handle.refuse);
+      : shedding(options.concurrency, observed, (request) => new URL(request.url).pathname === healthPath, handle.refuse);
   // The serving function itself, not a wrapper around it: nothing of this file runs per request.
   // (Bound: `serve` is a plain function, and a runtime's second argument is ignored by it.)
   return Object.freeze({

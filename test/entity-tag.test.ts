@@ -2,8 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { conditionalAnswer } from '../src/pipeline/conditional.js';
 import { entityTag, ifNoneMatchMatches } from '../src/http/entity-tag.js';
-import { type Answer, jsonResponse } from '../src/http/json-write.js';
-import { standardResponse, toResponse } from '../src/http/json-write.js';
+import { type Answer, jsonResponse, standardResponse, toResponse } from '../src/http/answer.js';
 
 /** The Response the pipeline would return for an answer of a GET. */
 const respond = async (answer: Answer | Promise<Answer>) => toResponse(await answer, 'GET', standardResponse);

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { JsonSyntaxError, MAX_JSON_DEPTH, parseJson } from '../src/http/body.js';
+import { JsonSyntaxError, MAX_JSON_DEPTH, parseJson } from '../src/http/json-parse.js';
 import { writeOrder, writePet } from '../src/http/json-write.js';
 
 test('integer literals become exact bigints over the whole int64 range and beyond', () => {

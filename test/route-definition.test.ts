@@ -3,9 +3,7 @@ import * as assert from 'uvu/assert';
 import * as v from 'valibot';
 import type { RouteRequest, StoreContext } from '../src/routes/context.js';
 import { ApiError } from '../src/errors.js';
-import { requestUrl } from '../src/http/request-url.js';
-import { jsonResponse } from '../src/http/json-write.js';
-import { standardResponse, toResponse } from '../src/http/json-write.js';
+import { jsonResponse, standardResponse, toResponse } from '../src/http/answer.js';
 import { operationObject } from '../src/openapi/operation.js';
 import { defineRoute } from '../src/routes/define.js';
 import { int64Path } from '../src/schemas/int64.js';
@@ -54,7 +52,7 @@ const route = defineRoute({
 
 function call(path: string, params: Record<string, string>, body: string, headers: Record<string, string> = {}): Promise<Response> {
   const request = new Request(`http://x/v1${path}`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
-  const req: RouteRequest = { request, url: requestUrl(request.url), params, store, principal: 'p' };
+  const req: RouteRequest = { request, url: new URL(request.url), params, store, principal: 'p' };
   return route.handler(req).then((answer) => toResponse(answer, request.method, standardResponse));
 }
 

@@ -1,6 +1,6 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { jsonResponse } from '../src/http/json-write.js';
+import { jsonResponse } from '../src/http/answer.js';
 import { defineRoute } from '../src/routes/define.js';
 import { createRouteMatcher } from '../src/pipeline/pipeline.js';
 import { int64Path } from '../src/schemas/int64.js';

@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { targetUrl } from 'petstore-router';
 import { type BodyState, bodyStream, NodeBodyReader } from './body-reader.js';
 import { NodeHeaders } from './headers.js';
 import { delegateMissing } from './inherit.js';
@@ -185,16 +184,19 @@ export function toRequest(req: IncomingMessage, res: ServerResponse, state: Body
     }
   }
   const scheme = (req.socket as TLSSocket).encrypted ? 'https' : 'http';
-  const url = target.startsWith('/') ? targetUrl(scheme, host, target)?.href : absoluteUrl(target);
+  const url = href(target.startsWith('/') ? `${scheme}://${host}${target}` : target);
   if (url === undefined) return undefined;
   const hasBody = mayHaveBody && method !== 'GET' && method !== 'HEAD';
   return new NodeRequest(req, res, url, state, hasBody, maxBodyBytes) as unknown as Request;
 }
 
-/** An absolute-form target (`GET http://example.org/v1/pets`, as proxies send) as `new URL()` serialises it. */
-function absoluteUrl(target: string): string | undefined {
+/**
+ * `text` as `new URL()` serialises it, or undefined where it refuses it: an origin-form target
+ * against the Host, or an absolute-form one (`GET http://example.org/v1/pets`, as proxies send).
+ */
+function href(text: string): string | undefined {
   try {
-    return new URL(target).href;
+    return new URL(text).href;
   } catch {
     return undefined;
   }

@@ -1,4 +1,4 @@
-import { plainResponse } from '../http/json-write.js';
+import { plainResponse } from '../http/answer.js';
 
 /**
  * The URLs the page names, relative to the page itself (`{prefix}{basePath}/docs`): a host that

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { ApiError, ErrorCode } from '../errors.js';
-import { plainResponse } from '../http/json-write.js';
+import { plainResponse } from '../http/answer.js';
 import { DOCUMENT_PATH } from '../openapi/document.js';
 import { type RouteDefinition, defineRoute } from '../routes/define.js';
 import { textParam } from '../schemas/param.js';

@@ -1,4 +1,4 @@
-import { jsonResponse } from '../http/json-write.js';
+import { jsonResponse } from '../http/answer.js';
 import { type RouteDefinition, defineRoute } from '../routes/define.js';
 import { DOCUMENT_ROUTE, type OpenApiOptions, openApiDocument } from './document.js';
 

@@ -1,5 +1,5 @@
 import { entityTag, ifNoneMatchMatches } from '../http/entity-tag.js';
-import { type Answer, JsonAnswer, plainResponse, setHeader } from '../http/json-write.js';
+import { type Answer, JsonAnswer, plainResponse, setHeader } from '../http/answer.js';
 
 /** How every tagged answer may be cached: by the client only, and revalidated before each use. */
 export const CACHE_CONTROL = 'private, no-cache';

@@ -1,4 +1,4 @@
-import { type Answer, JsonAnswer, plainResponse, setHeaders } from '../http/json-write.js';
+import { type Answer, JsonAnswer, plainResponse, setHeaders } from '../http/answer.js';
 
 /**
  * Cross-origin access for browser apps (off by default). `origins` lists the allowed origins

@@ -1,4 +1,3 @@
-import { requestUrl } from '../http/request-url.js';
 import type { ResponseEvent } from './on-response.js';
 import { type StatementObserver, observerScope } from '../storage/statement.js';
 import type { Handle } from './shed.js';
@@ -38,7 +37,7 @@ export function observing(options: { serverTiming: boolean; telemetry: Telemetry
     (next: Handle): Handle =>
     async (request: Request) => {
       const started = performance.now();
-      const trace = telemetry?.startRequest(request, requestUrl(request.url));
+      const trace = telemetry?.startRequest(request, new URL(request.url));
       const observation = new Observation(telemetry, trace);
       let response: Response;
       try {

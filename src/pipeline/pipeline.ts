@@ -7,8 +7,7 @@ import type { Cors } from './cors.js';
 import { ApiError, ErrorCode } from '../errors.js';
 import { type OnError, type OnResponse, type Seen, createReporter } from './on-response.js';
 import type { RateLimiter } from './rate-limit.js';
-import { requestUrl } from '../http/request-url.js';
-import { type Answer, type ResponseFactory, setHeader, setHeaders, toResponse } from '../http/json-write.js';
+import { type Answer, type ResponseFactory, setHeader, setHeaders, toResponse } from '../http/answer.js';
 import { errorResponse, toApiError } from './respond.js';
 
 export interface PipelineOptions {
@@ -67,7 +66,7 @@ export function createPipeline({
         const answer = preflight(request, allowOrigin);
         if (answer) return finish(request, answer, requestId, undefined, seen);
       }
-      const url = requestUrl(request.url);
+      const url = new URL(request.url);
       const path = url.pathname;
       if (base !== '' && path !== base && !path.startsWith(`${base}/`)) throw notFound();
       const found = match(request.method, path);
@@ -118,7 +117,7 @@ export function createPipeline({
 
   /** A preflight to a path under the base path (204 with that path's methods), else undefined. */
   function preflight(request: Request, allowOrigin: string): Response | undefined {
-    const path = requestUrl(request.url).pathname;
+    const path = new URL(request.url).pathname;
     if (base !== '' && path !== base && !path.startsWith(`${base}/`)) return undefined;
     const found = match(request.method, path);
     return cors!.preflight(allowOrigin, found && !found.route ? found.allow : undefined);

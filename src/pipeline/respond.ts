@@ -1,6 +1,6 @@
 import type { DatabaseFailure } from '../drivers/contract.js';
 import { ApiError, CLOSED_MESSAGE, ErrorCode, NOT_MIGRATED_MESSAGE, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from '../errors.js';
-import { type JsonAnswer, jsonResponse } from '../http/json-write.js';
+import { type JsonAnswer, jsonResponse } from '../http/answer.js';
 
 const RETRY = { 'retry-after': String(RETRY_AFTER_SECONDS) };
 

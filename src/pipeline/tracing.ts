@@ -1,5 +1,4 @@
 import type * as Otel from '@opentelemetry/api';
-import type { RequestUrl } from '../http/request-url.js';
 
 /**
  * The `@opentelemetry/api` module, as the store uses it: pass the module itself
@@ -66,7 +65,7 @@ export class Telemetry {
   }
 
   /** Starts the request's span, a child of the caller's context or of the incoming `traceparent`. */
-  startRequest(request: Request, url: RequestUrl): RequestTrace {
+  startRequest(request: Request, url: URL): RequestTrace {
     const api = this.#api;
     const parent = api.propagation.extract(api.context.active(), request.headers, headersGetter);
     const known = KNOWN_METHODS.has(request.method);

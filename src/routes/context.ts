@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DatabaseFailure, ReadRouting, StatementRunner } from '../drivers/contract.js';
 import type { DeprecationPolicy } from '../deprecation.js';
-import type { RequestUrl } from '../http/request-url.js';
-import type { Answer } from '../http/json-write.js';
+import type { Answer } from '../http/answer.js';
 import type { NewStoredPet, PetRecord } from '../model.js';
 import type { Database } from '../storage/database.js';
 
@@ -37,7 +36,7 @@ export interface StoreContext {
 /** One request as a route sees it. `params` are raw (undecoded) path segments. */
 export interface RouteRequest {
   request: Request;
-  url: RequestUrl;
+  url: URL;
   params: Record<string, string>;
   store: StoreContext;
   /** Who sent it: the hex SHA-256 of the accepted API key (never the key itself). */

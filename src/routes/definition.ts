@@ -2,7 +2,7 @@
 import type * as v from 'valibot';
 import type { RouteHandler, RouteRequest } from './context.js';
 import type { ErrorDetail } from '../errors.js';
-import type { Answer } from '../http/json-write.js';
+import type { Answer } from '../http/answer.js';
 import type { errorKinds } from '../error-kinds.js';
 import type { JsonObject } from '../openapi-types.js';
 import type { ParsedOptional, ParsedPath, TextParams } from '../schemas/param.js';

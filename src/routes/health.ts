@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { StoreContext } from './context.js';
 import type { DatabaseErrorKind, ReplicaStatus } from '../drivers/contract.js';
 import { CLOSED_MESSAGE, NOT_MIGRATED_MESSAGE, RETRY_AFTER_SECONDS } from '../errors.js';
-import { type JsonAnswer, jsonResponse } from '../http/json-write.js';
+import { type JsonAnswer, jsonResponse } from '../http/answer.js';
 import type { AnyKysely, Database } from '../storage/database.js';
 import { pingDatabase } from '../storage/health.js';
 import { type RouteDefinition, defineRoute } from './define.js';

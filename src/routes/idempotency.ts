@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { RouteRequest } from './context.js';
 import * as v from 'valibot';
 import { ApiError, ErrorCode } from '../errors.js';
-import { type JsonAnswer, jsonResponse } from '../http/json-write.js';
+import { type JsonAnswer, jsonResponse } from '../http/answer.js';
 import { sha256Hex } from '../http/sha256.js';
 import { textParam } from '../schemas/param.js';
 import type { Database } from '../storage/database.js';

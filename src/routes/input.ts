@@ -3,7 +3,7 @@ import type { RouteRequest } from './context.js';
 import { deprecationHeaders, isSunset } from '../deprecation.js';
 import { readJsonObject } from '../http/body.js';
 import { ApiError, ErrorCode, type ErrorDetail, invalidRequest } from '../errors.js';
-import type { Answer } from '../http/json-write.js';
+import type { Answer } from '../http/answer.js';
 import { issuesToDetails } from '../schemas/issues.js';
 import type { TextParam, TextParams } from '../schemas/param.js';
 import type { RequestShape, RouteDefinition, RouteDocumentation, RouteInput, RouteSpec } from './definition.js';

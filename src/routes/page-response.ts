@@ -1,6 +1,5 @@
 import { jsonArray } from '../http/json-write.js';
-import type { RequestUrl } from '../http/request-url.js';
-import { type JsonAnswer, jsonResponse } from '../http/json-write.js';
+import { type JsonAnswer, jsonResponse } from '../http/answer.js';
 import type { Page } from '../model.js';
 import { type CursorState, encodeCursor } from '../schemas/cursor.js';
 import { nextLink } from './link.js';
@@ -10,7 +9,7 @@ import { nextLink } from './link.js';
  * the last item and repeating `limit` and `status`) when another page follows.
  */
 export function pageResponse<T extends { id: bigint | string }>(
-  url: RequestUrl,
+  url: URL,
   page: Page<T>,
   scope: { list: CursorState['list']; limit: number; status?: string },
   write: (item: T) => string,

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { ApiError, ErrorCode } from '../errors.js';
 import { jsonString, writePet } from '../http/json-write.js';
 import { MAX_BODY_BYTES } from '../http/body.js';
-import { jsonResponse } from '../http/json-write.js';
+import { jsonResponse } from '../http/answer.js';
 import type { PetRecord } from '../model.js';
 import { pageResponse } from './page-response.js';
 import { int64Path } from '../schemas/int64.js';

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import * as assert from 'uvu/assert';
 import { suite, type Test } from 'uvu';
 import type { Database, PetStoreOptions } from '../../src/index.js';
-import { parseJson } from '../../src/http/body.js';
+import { parseJson } from '../../src/http/json-parse.js';
 import { resetDatabase } from '../helpers/db.js';
 import { type Call, type Transport, openStore } from '../helpers/harness.js';
 import { skippedSuite } from '../helpers/postgres-test.js';

@@ -1,7 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import { type OpenApiDocument, type PetStoreOptions, openApiDocument } from '../../src/index.js';
-import { parseJson } from '../../src/http/body.js';
+import { parseJson } from '../../src/http/json-parse.js';
 
 /**
  * Holds responses against the generated OpenAPI document: the status must be documented for the

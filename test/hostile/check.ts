@@ -1,5 +1,5 @@
 import * as assert from 'uvu/assert';
-import { parseJson } from '../../src/http/body.js';
+import { parseJson } from '../../src/http/json-parse.js';
 import { KEY } from '../helpers/harness.js';
 
 /** Every call of the hostile suite must answer within this time. */
