@@ -1,4 +1,3 @@
-
 /**
  * The RFC 8288 `Link: <…>; rel="next"` header of a page that has a successor: the same URL with
  * `cursor` replaced and `limit` (and `status`, when filtering) repeated; other parameters dropped.
