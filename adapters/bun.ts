@@ -1,12 +1,13 @@
 // `petstore-router/bun`: serve a store with `Bun.serve`. Typed with the few members we use, so our
 // public types need no @types/bun and this file typechecks under Node too.
 import type { PetStore } from 'petstore-router';
+import { DEFAULT_HOST } from './listen-host.js';
 
 /** Options of {@link serve}: the subset of Bun's serve options this helper passes on. */
 export interface BunServeOptions {
   /** `0` picks a free port. @default process.env.PORT, else 3000 (Bun's default) */
   port?: number;
-  /** @default '0.0.0.0' (Bun's default) */
+  /** Address to listen on (`'0.0.0.0'` for every interface). @default '127.0.0.1' (unlike Bun's own default) */
   hostname?: string;
   /** Seconds a connection may stay idle before Bun closes it. @default 10 (Bun's default) */
   idleTimeout?: number;
@@ -46,5 +47,5 @@ export function serve(store: Pick<PetStore, 'fetch'>, options: BunServeOptions =
     throw new Error('petstore-router/bun: Bun.serve is not available; this helper runs on Bun (on Node.js use petstore-router/node)');
   }
   // Bun calls fetch(request, server): the store takes the request alone.
-  return bun.serve({ ...options, fetch: (request) => store.fetch(request) });
+  return bun.serve({ ...options, hostname: options.hostname ?? DEFAULT_HOST, fetch: (request) => store.fetch(request) });
 }

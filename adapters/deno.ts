@@ -1,12 +1,13 @@
 // `petstore-router/deno`: serve a store with `Deno.serve`. Typed with the few members we use, so
 // our public types need no Deno type package and this file typechecks under Node too.
 import type { PetStore } from 'petstore-router';
+import { DEFAULT_HOST } from './listen-host.js';
 
 /** Options of {@link serve}: the subset of `Deno.ServeOptions` this helper passes on. */
 export interface DenoServeOptions {
   /** @default 8000 (Deno's default) */
   port?: number;
-  /** @default '0.0.0.0' (Deno's default) */
+  /** Address to listen on (`'0.0.0.0'` for every interface). @default '127.0.0.1' (unlike Deno's own default) */
   hostname?: string;
   /** Aborting it shuts the server down gracefully. */
   signal?: AbortSignal;
@@ -48,5 +49,5 @@ export function serve(store: Pick<PetStore, 'fetch'>, options: DenoServeOptions 
       'petstore-router/deno: Deno.serve is not available; this helper runs on Deno 1.35+ (on Node.js use petstore-router/node)',
     );
   }
-  return deno.serve(options, store.fetch);
+  return deno.serve({ ...options, hostname: options.hostname ?? DEFAULT_HOST }, store.fetch);
 }

@@ -27,6 +27,23 @@ test('Deno: Deno.serve gets the options and a handler answering with the store',
   }
 });
 
+test('both listen on 127.0.0.1 unless told otherwise, like Node serve and the CLI', () => {
+  const seen: unknown[] = [];
+  const server = { addr: { hostname: '127.0.0.1', port: 1 }, finished: Promise.resolve(), shutdown: async () => {} };
+  g.Deno = { serve: (options: unknown) => (seen.push(options), server) };
+  g.Bun = { serve: (options: { hostname?: string }) => (seen.push({ hostname: options.hostname }), { port: 2 }) };
+  try {
+    serveDeno(store);
+    serveBun(store);
+    serveDeno(store, { hostname: '0.0.0.0' });
+    serveBun(store, { hostname: '::' });
+    assert.equal(seen, [{ hostname: '127.0.0.1' }, { hostname: '127.0.0.1' }, { hostname: '0.0.0.0' }, { hostname: '::' }]);
+  } finally {
+    delete g.Deno;
+    delete g.Bun;
+  }
+});
+
 test('Bun: Bun.serve gets the options and a fetch answering with the store', async () => {
   let seen: { port?: number; fetch: (r: Request, server: unknown) => Promise<Response> } | undefined;
   g.Bun = { serve: (options: typeof seen) => ((seen = options), { port: 2 }) };

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { DEFAULT_HOST } from '../listen-host.js';
 import { CliError, EXIT_USAGE } from './errors.js';
 import { integer, usage } from './flags.js';
 import { OPERATING_OPTIONS, type OperatingFlags, operatingFlags } from './operating-args.js';
@@ -88,7 +89,7 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeCommand {
   }
   const port = integer('--port', values.port ?? '8080', 0, 65_535);
   const workers = integer('--workers', values.workers ?? '1', 1, 256);
-  const host = values.host ?? '127.0.0.1';
+  const host = values.host ?? DEFAULT_HOST;
   if (host.trim() === '') throw usage('--host needs an address');
   // An explicit --data-dir wins over DATABASE_URL from the environment.
   const database = values.database ?? (values['data-dir'] === undefined ? env.DATABASE_URL || undefined : undefined);

@@ -1,3 +1,4 @@
+import { DEFAULT_HOST } from '../listen-host.js';
 import { integer, usage } from './flags.js';
 
 /** The serve flags for operating the server: access log, metrics listener, CORS. */
@@ -54,7 +55,7 @@ export function operatingFlags(values: OperatingValues, port: number): Operating
     const metricsPort = integer('--metrics-port', values['metrics-port'], 0, 65_535);
     if (metricsPort !== 0 && metricsPort === port)
       throw usage('--metrics-port must differ from --port: metrics are served on a listener of their own');
-    const host = values['metrics-host'] ?? '127.0.0.1';
+    const host = values['metrics-host'] ?? DEFAULT_HOST;
     if (host.trim() === '') throw usage('--metrics-host needs an address');
     flags.metrics = { port: metricsPort, host };
   } else if (values['metrics-host'] !== undefined) {

@@ -1,6 +1,7 @@
 import { type Server, type ServerResponse, createServer, maxHeaderSize } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ErrorCode } from 'petstore-router';
+import { DEFAULT_HOST } from '../listen-host.js';
 import { rawErrorResponse } from './errors.js';
 import { type FetchHandler, type NodeHandlerOptions, createNodeHandler } from './handler.js';
 
@@ -48,7 +49,7 @@ export interface Served {
  * ```
  */
 export async function serve(handler: FetchHandler, options: ServeOptions = {}): Promise<Served> {
-  const host = options.host ?? '127.0.0.1';
+  const host = options.host ?? DEFAULT_HOST;
   const headersTimeout = options.headersTimeout ?? 10_000;
   const requestTimeout = options.requestTimeout ?? Math.max(30_000, headersTimeout);
   const shutdownTimeout = options.shutdownTimeout ?? 10_000;

@@ -8,7 +8,8 @@ const key = process.env.PETSTORE_API_KEY ?? 'example-key';
 const db = await createPGliteDatabase();
 const store = createPetStore({ db, keys: [key] });
 
-const server = serve(store, { port: Number(process.env.PORT ?? 0), hostname: '127.0.0.1' });
+// No hostname: serve listens on 127.0.0.1 unless given one ('0.0.0.0' for every interface).
+const server = serve(store, { port: Number(process.env.PORT ?? 0) });
 const origin = `http://${server.hostname}:${server.port}`;
 console.log(`listening on ${origin}${store.basePath}`);
 
@@ -19,8 +20,8 @@ if (process.env.EXAMPLE_SELF_TEST === '1') {
     body: JSON.stringify({ name: 'Bao', categoryId: 1 }),
   });
   const text = await res.text();
-  console.log(`self-test: POST /v1/pets -> ${res.status} ${text}`);
+  console.log(`self-test: POST /v1/pets -> ${res.status} ${text} (listening on ${server.hostname})`);
   await server.stop(true);
   await db.destroy();
-  process.exit(res.status === 201 ? 0 : 1);
+  process.exit(res.status === 201 && server.hostname === '127.0.0.1' ? 0 : 1);
 }

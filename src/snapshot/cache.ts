@@ -123,7 +123,13 @@ function writeSnapshot(dir: string, file: string, key: string, payload: Uint8Arr
         rmSync(join(dir, name), { force: true });
     }
   } catch {
-    rmSync(temp, { force: true }); // a cache we cannot write (read-only disk): boot from the snapshot in memory anyway
+    // A cache we cannot write (read-only disk, Deno without --allow-write): boot from the snapshot
+    // in memory anyway; removing the temp file may be refused for the same reason.
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // nothing was written
+    }
   }
 }
 
