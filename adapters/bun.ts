@@ -1,6 +1,5 @@
 // `petstore-router/bun`: serve a store with `Bun.serve`. Typed with the few members we use, so our
 // public types need no @types/bun and this file typechecks under Node too.
-import type { PetStore } from 'petstore-router';
 import { DEFAULT_HOST } from './listen-host.js';
 
 /** Options of {@link serve}: the subset of Bun's serve options this helper passes on. */
@@ -41,7 +40,7 @@ interface BunGlobal {
  * console.log(`listening on ${server.url}`)
  * ```
  */
-export function serve(store: Pick<PetStore, 'fetch'>, options: BunServeOptions = {}): BunServer {
+export function serve(store: { readonly fetch: (request: Request) => Promise<Response> }, options: BunServeOptions = {}): BunServer {
   const bun = (globalThis as { Bun?: Partial<BunGlobal> }).Bun;
   if (typeof bun?.serve !== 'function') {
     throw new Error('petstore-router/bun: Bun.serve is not available; this helper runs on Bun (on Node.js use petstore-router/node)');

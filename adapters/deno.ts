@@ -1,6 +1,5 @@
 // `petstore-router/deno`: serve a store with `Deno.serve`. Typed with the few members we use, so
 // our public types need no Deno type package and this file typechecks under Node too.
-import type { PetStore } from 'petstore-router';
 import { DEFAULT_HOST } from './listen-host.js';
 
 /** Options of {@link serve}: the subset of `Deno.ServeOptions` this helper passes on. */
@@ -42,7 +41,7 @@ interface DenoGlobal {
  * // later: await server.shutdown()
  * ```
  */
-export function serve(store: Pick<PetStore, 'fetch'>, options: DenoServeOptions = {}): DenoServer {
+export function serve(store: { readonly fetch: (request: Request) => Promise<Response> }, options: DenoServeOptions = {}): DenoServer {
   const deno = (globalThis as { Deno?: Partial<DenoGlobal> }).Deno;
   if (typeof deno?.serve !== 'function') {
     throw new Error(

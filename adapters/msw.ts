@@ -2,7 +2,6 @@
 // an app's own fetch calls to a base URL reach a real, stateful pet store (in the browser with
 // `setupWorker`, in Node with `setupServer`). msw is an optional peer dependency.
 import { type HttpHandler, http } from 'msw';
-import type { PetStore } from 'petstore-router';
 
 /** Options of {@link createHandlers}. */
 export interface MswHandlersOptions {
@@ -36,14 +35,30 @@ export interface MswHandlersOptions {
  * server.listen()
  * ```
  */
-export function createHandlers(store: Pick<PetStore, 'fetch' | 'basePath'>, options: MswHandlersOptions): HttpHandler[] {
+export function createHandlers(given: StoreLike | { readonly store: StoreLike }, options: MswHandlersOptions): HttpHandler[] {
+  const store = storeOf(given);
   const base = parseBaseUrl(options?.baseUrl);
   const prefix = base.pathname.replace(/\/+$/, '');
   const root = `${base.origin}${prefix}${store.basePath}`;
-  const answer = ({ request }: { request: Request }) => store.fetch(prefix === '' ? request : unprefixed(request, prefix));
+  const answer = async ({ request }: { request: Request }) =>
+    prefix === '' ? store.fetch(request) : prefixed(await store.fetch(unprefixed(request, prefix)), base.origin, prefix);
   // The base path itself, with and without its trailing slash, and everything below it.
   const paths = store.basePath === '' ? [`${root}/`, `${root}/*`] : [root, `${root}/`, `${root}/*`];
   return paths.map((path) => http.all(path, answer));
+}
+
+type StoreLike = { readonly fetch: (request: Request) => Promise<Response>; readonly basePath: string };
+
+/** The store itself, or the `store` of a test store (`createTestStore()` of petstore-router/testing). */
+function storeOf(given: unknown): StoreLike {
+  const isStore = (s: unknown): s is StoreLike =>
+    typeof s === 'object' && s !== null && typeof (s as StoreLike).fetch === 'function' && typeof (s as StoreLike).basePath === 'string';
+  if (isStore(given)) return given;
+  if (typeof given === 'object' && given !== null && isStore((given as { store?: unknown }).store))
+    return (given as { store: StoreLike }).store;
+  throw new TypeError(
+    'petstore-router/msw: createHandlers needs a store: createPetStore(...), createBrowserStore(...), or the `.store` of createTestStore()',
+  );
 }
 
 function parseBaseUrl(baseUrl: unknown): URL {
@@ -71,4 +86,20 @@ function unprefixed(request: Request, prefix: string): Request {
     signal: request.signal,
     duplex: 'half',
   } as RequestInit);
+}
+
+/**
+ * The store's answer with the base URL's path prefix put back into the absolute URLs it wrote
+ * (`Location`, `Link`), which name the path the store saw: following them must reach the handlers.
+ */
+function prefixed(response: Response, origin: string, prefix: string): Response {
+  const location = response.headers.get('location');
+  const link = response.headers.get('link');
+  const fixedLocation = location?.startsWith(`${origin}/`) ? `${origin}${prefix}${location.slice(origin.length)}` : location;
+  const fixedLink = link?.replaceAll(`<${origin}/`, `<${origin}${prefix}/`) ?? null;
+  if (fixedLocation === location && fixedLink === link) return response;
+  const headers = new Headers(response.headers);
+  if (fixedLocation !== null) headers.set('location', fixedLocation);
+  if (fixedLink !== null) headers.set('link', fixedLink);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }

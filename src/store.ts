@@ -17,6 +17,7 @@ import { HEALTH_PATH, type HealthOptions, healthRoute } from './routes/health.js
 import { type ConcurrencyOptions, shedding } from './pipeline/shed.js';
 import { observing } from './pipeline/observe.js';
 import { type OpenTelemetryApi, Telemetry } from './pipeline/tracing.js';
+import { type StoreFetch, acceptingUrls } from './http/fetch-input.js';
 import { routes } from './routes/table.js';
 import type { AnyDatabase, Database } from './storage/database.js';
 import { DEFAULT_IDEMPOTENCY_TTL_MS } from './storage/idempotency.js';
@@ -240,17 +241,19 @@ export interface PetStoreOptions {
 /** The embedded API: pass `fetch` to any server that speaks web-standard Request/Response. */
 export interface PetStore {
   /**
-   * Serves one request and answers with a standard `Response`. Bound, so it can be passed around
-   * on its own (`Deno.serve(store.fetch)`; in Hono `app.all('/v1/*', (c) => store.fetch(c.req.raw))`).
+   * Serves one request and answers with a standard `Response`. Called like the global `fetch`
+   * (a Request, or an absolute URL and `init`); after a Request, a runtime's own second argument
+   * is ignored. Bound, so it can be passed around on its own (`Deno.serve(store.fetch)`; in Hono
+   * `app.all('/v1/*', (c) => store.fetch(c.req.raw))`).
    *
    * @example
    * ```ts
-   * const res = await store.fetch(new Request('http://localhost/v1/pets', {
+   * const res = await store.fetch('http://localhost/v1/pets', {
    *   headers: { authorization: 'Bearer secret' },
-   * }))
+   * })
    * ```
    */
-  readonly fetch: (request: Request) => Promise<Response>;
+  readonly fetch: StoreFetch;
   /** The resolved base path (`'/v1'` by default). */
   readonly basePath: string;
 }
@@ -345,10 +348,9 @@ export function createPetStore(given: PetStoreOptions): PetStore {
     options.concurrency === undefined
       ? observed
       : shedding(options.concurrency, observed, (request) => new URL(request.url).pathname === healthPath, handle.refuse);
-  // The serving function itself, not a wrapper around it: nothing of this file runs per request.
-  // (Bound: `serve` is a plain function, and a runtime's second argument is ignored by it.)
+  // Bound (a plain function); per request, only the input check of acceptingUrls runs before `serve`.
   return Object.freeze({
-    fetch: serve,
+    fetch: acceptingUrls(serve),
     basePath: store.basePath,
   });
 }

@@ -27,14 +27,15 @@ const nodeSocketAcceptingResetAfter413: Transport = {
   async mount(store) {
     const recording: PetStore = {
       ...store,
-      fetch: async (request) => {
+      // Only Requests reach it (the Node bridge's); the cast drops store.fetch's URL overload.
+      fetch: (async (request: Request) => {
         const response = await store.fetch(request);
         const id = request.headers.get('x-hostile-request');
         if (id && response.status === 413) {
           served413.set(id, { status: 413, headers: [...response.headers], body: await response.clone().text() });
         }
         return response;
-      },
+      }) as PetStore['fetch'],
     };
     const mounted = await nodeSocket.mount(recording);
     return {

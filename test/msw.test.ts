@@ -5,6 +5,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createHandlers } from '../adapters/msw.js';
 import { createPetStore } from '../src/index.js';
+import { createTestStore } from '../src/testing.js';
 import { resetDatabase, sharedPGlite } from './helpers/db.js';
 import { KEY } from './helpers/harness.js';
 
@@ -56,6 +57,52 @@ test('a base URL with a path prefix and a trailing slash: the prefix is taken of
     assert.is(res.status, 200);
     assert.equal(await res.json(), []);
   });
+});
+
+test('with a path in baseUrl, Location and Link keep it, and following them reaches the handlers', async () => {
+  await withMsw('https://example.com/api/', async () => {
+    const headers = { ...auth, 'content-type': 'application/json' };
+    for (const name of ['Rex', 'Tom']) {
+      const created = await fetch('https://example.com/api/v1/pets', {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ name, categoryId: 1 }),
+      });
+      assert.is(created.status, 201);
+      assert.match(created.headers.get('location')!, /^https:\/\/example\.com\/api\/v1\/pets\/\d+$/);
+      const again = await fetch(created.headers.get('location')!, { headers: auth });
+      assert.is(((await again.json()) as { name: string }).name, name);
+      // The deprecated GET names its successor in a Link too: with the prefix.
+      assert.match(again.headers.get('link') ?? '', /<https:\/\/example\.com\/api\/v1\//);
+    }
+    const first = await fetch('https://example.com/api/v1/pets?limit=1', { headers: auth });
+    const next = /<([^>]+)>; rel="next"/.exec(first.headers.get('link') ?? '')?.[1];
+    assert.match(next ?? '', /^https:\/\/example\.com\/api\/v1\/pets\?/);
+    const second = await fetch(next!, { headers: auth });
+    assert.equal(
+      ((await second.json()) as { name: string }[]).map((p) => p.name),
+      ['Tom'],
+    );
+  });
+});
+
+test('a test store works as it is (its .store is used); anything else is a TypeError naming .store', async () => {
+  const testStore = await createTestStore();
+  const server = setupServer(...createHandlers(testStore, { baseUrl: 'https://tests.example' }));
+  server.listen({ onUnhandledRequest: 'error' });
+  try {
+    const res = await fetch('https://tests.example/v1/pets', { headers: { authorization: `Bearer ${testStore.key}` } });
+    assert.is(res.status, 200);
+    assert.equal(await res.json(), []);
+  } finally {
+    server.close();
+    await testStore.close();
+  }
+  for (const notAStore of [{}, { fetch: () => {} }, undefined])
+    assert.throws(
+      () => createHandlers(notAStore as never, { baseUrl: 'https://x.test' }),
+      (e: Error) => e instanceof TypeError && /`\.store` of createTestStore\(\)/.test(e.message),
+    );
 });
 
 test('requests to another origin, or outside the base path, pass through untouched', async () => {
