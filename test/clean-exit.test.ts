@@ -9,9 +9,10 @@ import * as assert from 'uvu/assert';
 const root = join(import.meta.dirname, '..');
 /**
  * The child process must be gone (its 'exit' seen here, in the parent) within this of its last
- * close(): PGlite used to keep Node alive 10 s after the last write.
+ * close(): PGlite used to keep Node alive 10 s after the last write. Half that, so a loaded machine
+ * never fails it; the last test shows a process kept alive longer is caught.
  */
-const AT_ONCE_MS = 1_000;
+const AT_ONCE_MS = 5_000;
 /** Appended after a child's last close(): its time, which the parent measures the exit against. */
 const CLOSED = 'process.stderr.write(`closed ${Date.now()}\\n`);\n';
 
@@ -47,20 +48,20 @@ function readmeSnippet(name: string, after: string): string {
   assert.match(code, /await db\.destroy\(\)\s*(\/\/.*)?\s*$/, 'the snippet ends by closing its database');
   const dir = join(root, '.cache', 'clean-exit');
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, name);
+  const file = join(dir, `${process.pid}-${name}`); // .cache may be shared by checkouts running at once
   writeFileSync(file, `${code}\n${CLOSED}${after}`);
   return file;
 }
 
-test("README's first snippet exits within 1 s of its db.destroy()", async () => {
+test("README's first snippet does not wait for a timer after its db.destroy()", async () => {
   const { code, stdout, stderr, exitedAt } = await run([readmeSnippet('readme-snippet.mts', '')]);
   assert.is(code, 0, stderr);
-  assert.match(stdout, /^201 /);
+  assert.match(stdout, /^201 /, stdout + stderr);
   const ms = exitAfterLastClose(stderr, exitedAt);
   assert.ok(ms < AT_ONCE_MS, `process gone ${ms} ms after its last close()`);
 });
 
-test('a node:test file of three test stores exits within 1 s of the last close()', async () => {
+test('a node:test file of three test stores does not wait for a timer after the last close()', async () => {
   const { code, stdout, stderr, exitedAt } = await run([join(root, 'test/helpers/three-tests.node-test.ts')]);
   assert.is(code, 0, stdout + stderr);
   assert.match(stdout, /# pass 3/);
@@ -68,14 +69,14 @@ test('a node:test file of three test stores exits within 1 s of the last close()
   assert.ok(ms < AT_ONCE_MS, `process gone ${ms} ms after its last close()`);
 });
 
-test('the measure catches a process kept alive: a 2 s timer left after the close', async () => {
+test('the measure catches a process kept alive: a 6 s timer left after the close', async () => {
   // The same snippet with one ordinary (ref'd) timer left behind, as PGlite's was: the check
   // above must see it, or it could not fail.
-  const file = readmeSnippet('readme-snippet-timer.mts', 'setTimeout(() => {}, 2_000);\n');
+  const file = readmeSnippet('readme-snippet-timer.mts', 'setTimeout(() => {}, 6_000);\n');
   const { code, stderr, exitedAt } = await run([file]);
   assert.is(code, 0, stderr);
   const ms = exitAfterLastClose(stderr, exitedAt);
-  assert.ok(ms >= 2_000 && ms >= AT_ONCE_MS, `process gone ${ms} ms after its last close()`);
+  assert.ok(ms >= 6_000 && ms >= AT_ONCE_MS, `process gone ${ms} ms after its last close()`);
 });
 
 test.run();

@@ -68,7 +68,7 @@ for (const transport of transports) {
           assertHealthHeaders(res, 503);
           assert.equal(await res.json(), { status: 'fail', output: 'the database did not answer within 1 s' });
         }
-        assert.ok(ms >= 950 && ms < 3_000, `answered after ${Math.round(ms)} ms`);
+        assert.ok(ms >= 950 && ms < 5_000, `answered after ${Math.round(ms)} ms (the database never answers)`);
         // A probe after the others gave up waits for the same stuck query: no second one is sent.
         assertHealthHeaders(await fetch(get('/v1/health')), 503);
         assert.is(hung.connections(), 1, 'one query (one connection) for every probe while it hangs');

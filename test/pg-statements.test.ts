@@ -122,7 +122,7 @@ bouncerTest(
       );
       const ms = performance.now() - started;
       assert.ok(classifyDatabaseError(error) !== undefined, String(error));
-      assert.ok(ms < 2_500, `cut after ${Math.round(ms)} ms`);
+      assert.ok(ms < 5_000, `cut after ${Math.round(ms)} ms, before pg_sleep(6) ended`);
       const { rows: after } = await sql<{ one: number }>`select 1 as one`.execute(db);
       assert.is(after[0]!.one, 1, 'the connection works afterwards');
     } finally {

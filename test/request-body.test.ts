@@ -224,7 +224,7 @@ test('a declared Content-Length: the body read whole, still capped, still given 
   setTimeout(() => abort.abort(), 20);
   const started = performance.now();
   assert.equal(await outcome(declared(body.length, stalled, abort.signal)), unreadable);
-  assert.ok(performance.now() - started < 1_000, 'answered at the abort');
+  assert.ok(performance.now() - started < 5_000, 'answered at the abort (the body never ends on its own)');
 });
 
 // A runtime whose Request has no bytes() (older than the method): the declared body is read by

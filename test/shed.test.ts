@@ -38,7 +38,7 @@ for (const transport of transports) {
           body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
         }),
       );
-      assert.ok(performance.now() - started < 1_000, 'answered at once');
+      assert.ok(performance.now() - started < 5_000, 'answered while the others are held (they never end on their own)');
       assert.is(refused.status, 503);
       assert.is(refused.headers.get('retry-after'), '1');
       assert.ok(refused.headers.get('x-request-id'), 'a refused request has its request id');
