@@ -22,8 +22,7 @@ import { routes } from './routes/table.js';
 import type { AnyDatabase, Database } from './storage/database.js';
 import { DEFAULT_IDEMPOTENCY_TTL_MS } from './storage/idempotency.js';
 import { checkSchemaName } from './storage/schema-name.js';
-import { PetInserts } from './storage/pet-inserts.js';
-import { petInserter } from './storage/pets.js';
+import { createRepositories } from './storage/repositories.js';
 import { type KeysInput, checkOptions } from './options.js';
 
 /** Options of {@link createPetStore}. */
@@ -278,26 +277,11 @@ export function createPetStore(given: PetStoreOptions): PetStore {
   // The database contract, read once (drivers/contract.ts): a Kysely of the caller's own is its minimal form.
   const database = contractOf(options.db as Kysely<Database> | PetStoreDatabase<Database>);
   const schema = options.schema === undefined ? undefined : checkSchemaName(options.schema, 'options.schema');
-  // Every statement of the store is built by Kysely's query builder, so WithSchemaPlugin
-  // qualifies its tables (and statements are compiled per Kysely instance, storage/statement.ts).
-  const scoped = (kysely: Kysely<Database>) => (schema === undefined ? kysely : kysely.withSchema(schema));
-  // The same connections serve `db.withSchema(...)`: the runner sends the SQL compiled on it.
-  const primary = { db: scoped(database.kysely), statements: database.statements };
-  const readSide = database.reads;
-  const classify = (error: unknown) => database.classify(error);
-  // Batched only through our runner, and not while statements are observed: a batch is no one
-  // request's statement, so Server-Timing's `db` and the statement spans could not be attributed.
+  // Not batched while statements are observed: a batch is no one request's statement, so
+  // Server-Timing's `db` and the statement spans could not be attributed.
   const observesStatements = options.serverTiming === true || options.openTelemetry !== undefined;
-  const inserts =
-    primary.statements !== undefined && options.batchCreates !== false && !observesStatements
-      ? new PetInserts(primary, classify)
-      : undefined;
   const store: StoreContext = {
-    ...primary,
-    insertPet: inserts === undefined ? petInserter(primary) : inserts.insert,
-    reads: readSide === undefined ? primary : { db: scoped(readSide.db), statements: readSide.statements },
-    readRouting: readSide === undefined ? undefined : () => readSide.routing(),
-    classify,
+    ...createRepositories(database, { schema, batchCreates: options.batchCreates !== false && !observesStatements }),
     now: options.now ?? (() => new Date()),
     basePath: normaliseBasePath(options.basePath ?? '/v1'),
     deprecation: {
@@ -335,8 +319,8 @@ export function createPetStore(given: PetStoreOptions): PetStore {
       ...(options.health === false ? [] : [healthRoute(store, typeof options.health === 'object' ? options.health : {})]),
     ],
     authenticate: createAuthenticator(options.keys),
-    rateLimit: options.rateLimit ? createRateLimiter(options.rateLimit, store, store.now) : undefined,
-    onError: options.onError ?? defaultOnError(classify),
+    rateLimit: options.rateLimit ? createRateLimiter(options.rateLimit, store.rateLimits, store.now) : undefined,
+    onError: options.onError ?? defaultOnError(store.classify),
     cors: options.cors === undefined ? undefined : createCors(options.cors),
     onResponse,
     createResponse: options.createResponse ?? standardResponse,

@@ -28,14 +28,14 @@ test('the baselines send the SQL text our pet repository compiles, character for
   const expected: string[] = [];
   for (const limit of [1, 10, 11, 20, 21, 50, 51, 99, 100]) {
     const rows = pageRows(limit);
-    await listPets(db, { limit });
-    await listPets(db, { limit, afterId: 5n });
-    await listPets(db, { limit, status: 'sold' });
-    await listPets(db, { limit, status: 'sold', afterId: 5n });
+    await listPets({ kysely: db }, { limit });
+    await listPets({ kysely: db }, { limit, afterId: 5n });
+    await listPets({ kysely: db }, { limit, status: 'sold' });
+    await listPets({ kysely: db }, { limit, status: 'sold', afterId: 5n });
     expected.push(SQL.list(rows), SQL.listAfter(rows), SQL.filter(rows), SQL.filterAfter(rows));
   }
-  await findPet(db, 1n);
-  await insertPet(db, { name: 'a', categoryId: 1n });
+  await findPet({ kysely: db }, 1n);
+  await insertPet({ kysely: db }, { name: 'a', categoryId: 1n });
   assert.equal(sent, [...expected, SQL.get, SQL.insert]);
 });
 

@@ -18,7 +18,7 @@ import type { NewStoredPet, PetRecord } from '../src/model.js';
 import type { Database } from '../src/storage/database.js';
 import { PetInserts } from '../src/storage/pet-inserts.js';
 import { findPet, insertPet } from '../src/storage/pets.js';
-import type { StatementTarget } from '../src/storage/statement.js';
+import type { Executor } from '../src/storage/statement.js';
 import { KEY, ORIGIN } from './helpers/harness.js';
 import { postgresSuite } from './helpers/postgres-test.js';
 
@@ -65,7 +65,7 @@ test.before.each((context) => {
 });
 
 /** The store's target in SCHEMA, through `runner` (default: ours), counting what each statement carries. */
-function target(context: Context, runner: StatementRunner = context.runner): StatementTarget {
+function target(context: Context, runner: StatementRunner = context.runner): Executor {
   let atOnce = 0;
   const counting: StatementRunner = {
     run: (statement, parameters, map) => {
@@ -81,7 +81,7 @@ function target(context: Context, runner: StatementRunner = context.runner): Sta
       return ran;
     },
   };
-  return { db: context.db.withSchema(SCHEMA), statements: counting };
+  return { kysely: context.db.withSchema(SCHEMA), runner: counting };
 }
 
 /** `n` pets whose names say their index, with awkward text, large ids and every status (or none). */
@@ -115,7 +115,7 @@ test('creates that arrive while one runs are stored by one statement, each answe
   assertOwnRecords(records, sentPets);
   assert.equal(context.sent, [1, 39], 'the first alone, the 39 that waited for it in one statement');
   // What each caller was told is what the database holds.
-  for (const record of records) assert.equal(await findPet(context.db.withSchema(SCHEMA), BigInt(record.id)), record);
+  for (const record of records) assert.equal(await findPet({ kysely: context.db.withSchema(SCHEMA) }, BigInt(record.id)), record);
 });
 
 test('a statement holds at most 64 pets: a round of 149 is three statements at once, so no create waits for two', async (context) => {
@@ -131,7 +131,7 @@ test('creates from two processes at once: each still gets its own row', async (c
   const other = await createPostgresDatabase(process.env.DATABASE_URL!);
   try {
     const here = new PetInserts(target(context), classifyDatabaseError);
-    const there = new PetInserts({ db: other.withSchema(SCHEMA), statements: contractOf(other).statements }, classifyDatabaseError);
+    const there = new PetInserts({ kysely: other.withSchema(SCHEMA), runner: contractOf(other).statements }, classifyDatabaseError);
     const [a, b] = [pets(200, 'here'), pets(200, 'there')];
     const [ra, rb] = await Promise.all([Promise.all(a.map((pet) => here.insert(pet))), Promise.all(b.map((pet) => there.insert(pet)))]);
     assertOwnRecords(ra, a);
@@ -148,7 +148,7 @@ test('a create while none runs is sent at once, alone, and the same pets read th
   for (const pet of sentPets) batched.push(await inserts.insert(pet));
   assert.equal(context.sent, [1, 1, 1, 1, 1, 1, 1, 1], 'nothing waits when nothing runs');
   const together = await Promise.all(sentPets.map((pet) => inserts.insert(pet)));
-  const plain = await Promise.all(sentPets.map((pet) => insertPet(context.db.withSchema(SCHEMA), pet)));
+  const plain = await Promise.all(sentPets.map((pet) => insertPet({ kysely: context.db.withSchema(SCHEMA) }, pet)));
   const withoutId = (r: PetRecord) => ({ ...r, id: undefined });
   assert.equal(together.map(withoutId), plain.map(withoutId));
   assert.equal(batched.map(withoutId), plain.map(withoutId));

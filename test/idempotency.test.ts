@@ -6,6 +6,8 @@ import type { Database } from '../src/index.js';
 import { createPostgresDatabase } from '../src/pg.js';
 import { idempotent } from '../src/routes/idempotency.js';
 import { IDEMPOTENCY_CLAIM_TIMEOUT_MS, claimIdempotencyKey, completeIdempotencyKey } from '../src/storage/idempotency.js';
+import { contractOf } from '../src/drivers/database.js';
+import { createRepositories } from '../src/storage/repositories.js';
 import { pgbouncerUrl, resetDatabase, sharedPGlite, sharedPgBouncer, sharedPostgres } from './helpers/db.js';
 import { type Call, KEY, inProcess, openStore } from './helpers/harness.js';
 import { databaseUrl, skippedSuite } from './helpers/postgres-test.js';
@@ -206,10 +208,13 @@ function idempotencySuite(name: string, getDb: () => Promise<Kysely<Database>>, 
   });
 
   test('when the work fails the claim is released and nothing is stored: a retry runs', async () => {
-    const req = { store: { db, now: () => now, idempotencyTtlMs: 60_000 }, principal: 'p' } as unknown as Parameters<typeof idempotent>[0];
+    const repositories = createRepositories(contractOf(db), { schema: undefined, batchCreates: false });
+    const req = { store: { ...repositories, now: () => now, idempotencyTtlMs: 60_000 }, principal: 'p' } as unknown as Parameters<
+      typeof idempotent
+    >[0];
     const failing = () =>
-      idempotent(req, 'k-fail', 'f', async (trx) => {
-        await trx.insertInto('petstore_pets').values({ name: 'ghost', category_id: 1n, status: 'available' }).execute();
+      idempotent(req, 'k-fail', 'f', async (tx) => {
+        await tx.pets.insert({ name: 'ghost', categoryId: 1n, status: 'available' });
         throw new Error('boom');
       });
     await failing().then(

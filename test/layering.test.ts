@@ -55,6 +55,13 @@ test('adapters/ and examples/ use only public entry points, never src/', () => {
 // The shared PGlite of petstore-router/testing (its schemas and per-store views) is driver code too.
 const TEST_STORE_DRIVER = ['src/testing/schema-pool.ts', 'src/testing/schema-view.ts'];
 
+test('routes ask the repositories: no file of src/routes/ imports src/drivers/', () => {
+  assert.equal(
+    violations(src, (i) => i.file.startsWith('src/routes/') && /(^|\/)drivers\//.test(i.specifier)),
+    [],
+  );
+});
+
 test('only src/drivers/ imports the database drivers (pg, PGlite)', () => {
   const drivers = /^(pg|@electric-sql\/pglite)(\/|$)/;
   assert.equal(

@@ -25,7 +25,7 @@ test('every limit from 1 to 100: pages of exactly `limit`, hasMore right, each p
       const seen: string[] = [];
       let afterId: bigint | undefined;
       for (;;) {
-        const page = await listPets(db, { limit, status, afterId });
+        const page = await listPets({ kysely: db }, { limit, status, afterId });
         const left = total - seen.length;
         assert.is(page.items.length, Math.min(limit, left), `limit ${limit}, status ${status}, after ${afterId}`);
         assert.is(page.hasMore, left > limit, `hasMore, limit ${limit}, status ${status}, after ${afterId}`);

@@ -10,7 +10,7 @@ import * as assert from 'uvu/assert';
 import { createPostgresDatabase } from '../src/pg.js';
 import type { Database } from '../src/storage/database.js';
 import { contractOf } from '../src/drivers/database.js';
-import type { StatementTarget } from '../src/storage/statement.js';
+import type { Executor } from '../src/storage/statement.js';
 import { findPet, insertPet, listPets } from '../src/storage/pets.js';
 import { pgbouncerUrl } from './helpers/db.js';
 import { classifyDatabaseError } from '../src/drivers/classify.js';
@@ -28,16 +28,16 @@ const bouncerTest = when(pooledUrl && url, 'PGBOUNCER_URL');
  * one connection, so every statement runs on it). `work` gets the store's view of the database:
  * the Kysely and the runner it carries.
  */
-async function namesAfter(db: Kysely<Database>, work: (target: StatementTarget) => Promise<unknown>) {
+async function namesAfter(db: Kysely<Database>, work: (target: Executor) => Promise<unknown>) {
   await sql`deallocate all`.execute(db);
-  await work({ db, statements: contractOf(db).statements });
+  await work({ kysely: db, runner: contractOf(db).statements });
   const { rows } = await sql<{ name: string; statement: string }>`select name, statement from pg_prepared_statements order by name`.execute(
     db,
   );
   return rows;
 }
 
-const storeWork = async (target: StatementTarget) => {
+const storeWork = async (target: Executor) => {
   const pet = await insertPet(target, { name: 'n', categoryId: 1n });
   await findPet(target, BigInt(pet.id));
   await listPets(target, { limit: 20, status: 'available' });
@@ -53,8 +53,8 @@ pgTest("PostgreSQL: only the store's own statements are named, each by the SHA-2
       assert.match(statement, /petstore_pets/);
     }
     // The same statements through Kysely (a plain Kysely, a transaction) are not named.
-    assert.equal(await namesAfter(db, () => storeWork(db)), []);
-    assert.equal(await namesAfter(db, () => db.transaction().execute(storeWork)), []);
+    assert.equal(await namesAfter(db, () => storeWork({ kysely: db })), []);
+    assert.equal(await namesAfter(db, () => db.transaction().execute((trx) => storeWork({ kysely: trx }))), []);
   } finally {
     await db.destroy();
   }
@@ -86,14 +86,14 @@ bouncerTest(
         await Promise.all(
           Array.from({ length: 80 }, async (_, i) => {
             const kysely = pools[i % 2]!;
-            const db = { db: kysely, statements: contractOf(kysely).statements };
+            const db = { kysely, runner: contractOf(kysely).statements };
             try {
               if (i % 4 === 0) {
                 const pet = await insertPet(db, { name: 'pooled', categoryId: 2n });
                 assert.equal(await findPet(db, BigInt(pet.id)), pet);
               } else if (i % 4 === 1) await listPets(db, { limit: 20 });
               else if (i % 4 === 2) await listPets(db, { limit: 5, status: 'available', afterId: 0n });
-              else await kysely.transaction().execute((trx) => insertPet(trx, { name: 'pooled', categoryId: 3n }));
+              else await kysely.transaction().execute((trx) => insertPet({ kysely: trx }, { name: 'pooled', categoryId: 3n }));
             } catch (error) {
               failures.push(String(error));
             }

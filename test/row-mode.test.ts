@@ -8,7 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createPostgresDatabase } from '../src/pg.js';
 import { contractOf } from '../src/drivers/database.js';
-import type { StatementTarget } from '../src/storage/statement.js';
+import type { Executor } from '../src/storage/statement.js';
 import type { Database } from '../src/storage/database.js';
 import { findPet, insertPet, listPets } from '../src/storage/pets.js';
 import { resetDatabase } from './helpers/db.js';
@@ -31,7 +31,7 @@ class RowWatcher implements KyselyPlugin {
 }
 
 /** What the repository answers for three pets, through `db`. */
-async function readBack(db: StatementTarget) {
+async function readBack(db: Executor) {
   const inserted = await insertPet(db, { name: 'C "quoted" \u00e9', categoryId: -9223372036854775808n, status: 'pending' });
   return {
     inserted,
@@ -70,7 +70,7 @@ postgresTest(test, "PostgreSQL (a pool we create): pet rows are decoded as array
   };
   let viaArrays;
   try {
-    viaArrays = await readBack({ db, statements: contractOf(db).statements });
+    viaArrays = await readBack({ kysely: db, runner: contractOf(db).statements });
   } finally {
     proto.parseRow = parseRow;
     proto._parseRowAsArray = _parseRowAsArray;
@@ -85,7 +85,7 @@ postgresTest(test, "PostgreSQL (a pool we create): pet rows are decoded as array
 
   const watcher = new RowWatcher();
   await db.deleteFrom('petstore_pets').where('id', '=', BigInt(viaArrays.inserted.id)).execute();
-  const viaPlugin = await readBack(db.withPlugin(watcher));
+  const viaPlugin = await readBack({ kysely: db.withPlugin(watcher) });
   assert.is(watcher.arrays + watcher.objects, 0, 'no plugin saw a pet row');
   assert.equal(
     viaPlugin.all.items.map((p) => p.name),
@@ -104,7 +104,7 @@ postgresTest(test, "PostgreSQL (a pool we create): pet rows are decoded as array
   };
   let viaObjects;
   try {
-    viaObjects = await readBack(plain);
+    viaObjects = await readBack({ kysely: plain });
   } finally {
     proto.parseRow = parseRow;
   }

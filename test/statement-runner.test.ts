@@ -8,13 +8,13 @@ import * as assert from 'uvu/assert';
 import { createPostgresDatabase } from '../src/pg.js';
 import type { StatementRunner } from '../src/drivers/contract.js';
 import { contractOf } from '../src/drivers/database.js';
-import { type StatementTarget, defineStatement } from '../src/storage/statement.js';
+import { type Executor, defineStatement } from '../src/storage/statement.js';
 import type { Database } from '../src/storage/database.js';
 import { findPet, insertPet, listPets } from '../src/storage/pets.js';
 import { countRequest } from '../src/storage/rate-limits.js';
 import { postgresSuite } from './helpers/postgres-test.js';
 
-type Context = { db: Kysely<Database>; target: StatementTarget; runs: number };
+type Context = { db: Kysely<Database>; target: Executor; runs: number };
 const test = postgresSuite(suite<Context>('statement runner', { db: undefined as never, target: undefined as never, runs: 0 }));
 
 test.before(async (context) => {
@@ -28,18 +28,18 @@ test.before(async (context) => {
       return runner.run(sql, parameters, map);
     },
   };
-  context.target = { db: context.db, statements: counting };
+  context.target = { kysely: context.db, runner: counting };
 });
 test.after(async ({ db }) => db.destroy());
 
 /** The same work through both paths: `db` (direct) and a copy of it without the runner (plain). */
-async function both<T>(context: Context, work: (db: StatementTarget) => Promise<T>): Promise<[T, T]> {
+async function both<T>(context: Context, work: (db: Executor) => Promise<T>): Promise<[T, T]> {
   const plainDb = context.db;
   const before = context.runs;
   const direct = await work(context.target);
   assert.ok(context.runs > before, 'the direct path ran');
   const afterDirect = context.runs;
-  const plain = await work(plainDb);
+  const plain = await work({ kysely: plainDb });
   assert.is(context.runs, afterDirect, 'the plain path did not use the runner');
   return [direct, plain];
 }
@@ -61,8 +61,9 @@ test('inserts and reads back the same pets either way', async (context) => {
 });
 
 test('every page shape gives the same page either way', async (context) => {
-  for (let i = 0; i < 25; i++) await insertPet(context.db, { name: `runner-${i}`, categoryId: 1n, status: i % 2 ? 'sold' : 'available' });
-  const first = await listPets(context.db, { limit: 5 });
+  for (let i = 0; i < 25; i++)
+    await insertPet({ kysely: context.db }, { name: `runner-${i}`, categoryId: 1n, status: i % 2 ? 'sold' : 'available' });
+  const first = await listPets({ kysely: context.db }, { limit: 5 });
   const afterId = BigInt(first.items[2]!.id);
   for (const params of [
     { limit: 20 },
@@ -85,7 +86,7 @@ test('an upsert returns the same counts either way', async (context) => {
 
 test('a failing statement rejects with the same PostgreSQL error either way', async (context) => {
   // A category id past int8: PostgreSQL refuses it (22003), nothing is stored.
-  const failing = (db: StatementTarget) =>
+  const failing = (db: Executor) =>
     insertPet(db, { name: 'too big', categoryId: 2n ** 63n }).then(
       () => 'stored',
       (e: { code?: string }) => e.code,
@@ -100,16 +101,18 @@ test('a failing statement rejects with the same PostgreSQL error either way', as
 
 test('statements in a transaction or on one connection never take the direct path', async (context) => {
   const before = context.runs;
-  const inTransaction = await context.db.transaction().execute((trx) => insertPet(trx, { name: 'in transaction', categoryId: 1n }));
-  const onConnection = await context.db.connection().execute((conn) => findPet(conn, BigInt(inTransaction.id)));
+  const inTransaction = await context.db
+    .transaction()
+    .execute((trx) => insertPet({ kysely: trx }, { name: 'in transaction', categoryId: 1n }));
+  const onConnection = await context.db.connection().execute((conn) => findPet({ kysely: conn }, BigInt(inTransaction.id)));
   assert.equal(onConnection, inTransaction);
   assert.is(context.runs, before);
 });
 
 test('a database only the runner used: destroy() still ends its pool', async () => {
   const db = await createPostgresDatabase(process.env.DATABASE_URL!, { migrate: false });
-  const target = { db, statements: contractOf(db).statements };
-  assert.ok(target.statements);
+  const target = { kysely: db, runner: contractOf(db).statements };
+  assert.ok(target.runner);
   const pet = await insertPet(target, { name: 'lazy', categoryId: 1n });
   assert.equal(await findPet(target, BigInt(pet.id)), pet);
   await db.destroy();
@@ -136,7 +139,7 @@ test('first() and one(): the first row, none, and a missing row that was owed', 
   const [noneA, noneB] = await both(context, (db) => byId.first(db, -1n));
   assert.is(noneA, undefined);
   assert.is(noneB, undefined);
-  for (const db of [context.target, context.db]) {
+  for (const db of [context.target, { kysely: context.db }]) {
     const owed = await byId.one(db, -1n).then(
       () => 'resolved',
       (error: unknown) => (error as Error).message,

@@ -38,7 +38,7 @@ test('PGlite: a transaction that rolls back while another request inserts loses 
   assert.is(await tx, 'roll back');
   const statuses = (await Promise.all(creates)).map((r) => r.status);
   assert.equal(statuses, [201, 201, 201, 201, 201]);
-  const { items } = await listPets(db, { limit: 100 });
+  const { items } = await listPets({ kysely: db }, { limit: 100 });
   assert.equal(items.map((p) => p.name).sort(), ['kept0', 'kept1', 'kept2', 'kept3', 'kept4']);
 });
 
@@ -106,7 +106,7 @@ postgresTest(test, 'PostgreSQL: a Pool passed in keeps its own parsers and stays
     .insertInto('petstore_pets')
     .values({ id: 9223372036854775807n, name: 'max', category_id: 9007199254740993n, status: 'sold' })
     .execute();
-  const { items } = await listPets(db, { limit: 10 });
+  const { items } = await listPets({ kysely: db }, { limit: 10 });
   // The repository reads int8 as PostgreSQL's decimal text, whatever the pool's parsers.
   assert.equal(items, [{ id: '9223372036854775807', name: 'max', categoryId: '9007199254740993', status: 'sold' }]);
   const raw = await pool.query('select id from petstore_pets');

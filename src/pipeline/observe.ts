@@ -1,5 +1,5 @@
 import type { ResponseEvent } from './on-response.js';
-import { type StatementObserver, observerScope } from '../storage/statement.js';
+import { type StatementObserver, observerScope } from '../storage/observer.js';
 import type { Handle } from './shed.js';
 import type { RequestTrace, Telemetry } from './tracing.js';
 

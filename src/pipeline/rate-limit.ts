@@ -1,5 +1,4 @@
-import { countRequest } from '../storage/rate-limits.js';
-import type { StatementTarget } from '../storage/statement.js';
+import type { Repositories } from '../storage/repositories.js';
 import { ApiError, ErrorCode } from '../errors.js';
 import { keyIdOfPrincipal } from '../http/key-id.js';
 
@@ -24,12 +23,12 @@ export type RateLimiter = (principal: string) => Promise<Record<string, string>>
  * t=SECONDS`, `t` being the seconds until the window ends; over the limit, a 429 with `Retry-After`
  * equal to `t`.
  */
-export function createRateLimiter(options: RateLimitOptions, db: StatementTarget, now: () => Date): RateLimiter {
+export function createRateLimiter(options: RateLimitOptions, counts: Repositories['rateLimits'], now: () => Date): RateLimiter {
   const { limit, windowSeconds } = checkOptions(options);
   const policy = `"default";q=${limit};w=${windowSeconds}`;
   return async (principal) => {
     const seconds = now().getTime() / 1000;
-    const { hits, windowStart } = await countRequest(db, keyIdOfPrincipal(principal)!, Math.floor(seconds / windowSeconds) * windowSeconds);
+    const { hits, windowStart } = await counts.count(keyIdOfPrincipal(principal)!, Math.floor(seconds / windowSeconds) * windowSeconds);
     // At least 1: a window ending right now still means "not before the next second".
     const reset = Math.max(1, Math.ceil(windowStart + windowSeconds - seconds));
     const headers = { 'ratelimit-policy': policy, ratelimit: `"default";r=${Math.max(0, limit - hits)};t=${reset}` };

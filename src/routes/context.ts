@@ -1,31 +1,13 @@
-import type { Kysely } from 'kysely';
-import type { DatabaseFailure, ReadRouting, StatementRunner } from '../drivers/contract.js';
 import type { DeprecationPolicy } from '../deprecation.js';
 import type { Answer } from '../http/answer.js';
-import type { NewStoredPet, PetRecord } from '../model.js';
-import type { Database } from '../storage/database.js';
+import type { Repositories } from '../storage/repositories.js';
 
-/** Everything a route needs, resolved once by createPetStore and passed as an argument. */
-export interface StoreContext {
-  db: Kysely<Database>;
-  /** The runner of prepared statements the database object carries (drivers/contract.ts), if any. */
-  statements: StatementRunner | undefined;
-  /**
-   * Where reads run (list and get pets, list orders, health's query): `db` and `statements`, or
-   * the database's read side when its driver has read replicas (drivers/contract.ts).
-   */
-  reads: { readonly db: Kysely<Database>; readonly statements: StatementRunner | undefined };
-  /**
-   * Stores a pet outside any transaction (`POST /pets` without an `Idempotency-Key`): the
-   * batching inserter (storage/pet-inserts.ts) when the database has a runner, `batchCreates`
-   * is not false and no statement is observed (Server-Timing, OpenTelemetry), else one plain
-   * statement per pet.
-   */
-  insertPet: (pet: NewStoredPet) => Promise<PetRecord>;
-  /** The read replicas' state, when there are any (health checks). */
-  readRouting: (() => ReadRouting) | undefined;
-  /** What an error of the database means (the database contract's classifier). */
-  classify: (error: unknown) => DatabaseFailure | undefined;
+/**
+ * Everything a route needs, resolved once by createPetStore and passed as an argument. Routes ask
+ * the repositories (`pets`, `orders`, ...); where each call runs (primary or replica, runner or
+ * Kysely, batched or single) is the repositories' choice (storage/repositories.ts).
+ */
+export interface StoreContext extends Repositories {
   now: () => Date;
   basePath: string;
   deprecation: DeprecationPolicy;

@@ -24,7 +24,7 @@ export type {
  *   request: { params: { orderId: int64Path('ID of the order.') } },
  *   responses: { '200': { description: 'The order.', body: 'Order' }, '400': 'BadRequest', '401': 'Unauthorized', '404': 'NotFound', ...SERVER_ERRORS },
  *   handler: async ({ params, store }) => {
- *     const order = await findOrder(store.db, params.orderId) // params.orderId: bigint
+ *     const order = await store.orders.find(params.orderId) // params.orderId: bigint
  *     if (!order) throw new ApiError(404, ErrorCode.notFound, `order ${params.orderId} does not exist`)
  *     return jsonResponse(200, writeOrder(order))
  *   },

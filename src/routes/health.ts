@@ -1,10 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { StoreContext } from './context.js';
-import type { DatabaseErrorKind, ReplicaStatus } from '../drivers/contract.js';
 import { CLOSED_MESSAGE, NOT_MIGRATED_MESSAGE, RETRY_AFTER_SECONDS } from '../errors.js';
 import { type JsonAnswer, jsonResponse } from '../http/answer.js';
-import type { AnyKysely, Database } from '../storage/database.js';
-import { pingDatabase } from '../storage/health.js';
+import type { DatabaseFailure, ReplicaStatus } from '../storage/repositories.js';
 import { type RouteDefinition, defineRoute } from './define.js';
 
 /** Health checking of the store (option `health`). */
@@ -47,7 +45,7 @@ export function healthRoute(store: StoreContext, options: HealthOptions = {}): R
   // 1 s leaves the query to the next probes instead of starting another one beside it.
   let inFlight: Promise<DatabaseCheck> | undefined;
   const checkDatabase = () => {
-    inFlight ??= query(options.db ?? store.reads.db, store.classify).finally(() => (inFlight = undefined));
+    inFlight ??= query(store, options.db).finally(() => (inFlight = undefined));
     return bounded(inFlight);
   };
   return defineRoute({
@@ -67,7 +65,7 @@ export function healthRoute(store: StoreContext, options: HealthOptions = {}): R
       const check = await checkDatabase();
       if (check.status === 'fail') return fail(check.output);
       const time = store.now().toISOString();
-      const replicas = store.readRouting?.().replicas ?? [];
+      const replicas = store.health.replicas();
       return answer(200, {
         status: replicas.every((replica) => replica.state === 'up') ? 'pass' : 'warn',
         checks: {
@@ -98,16 +96,16 @@ function replicaCheck(replica: ReplicaStatus, index: number, time: string): obje
 }
 
 /** The health query, timed; never rejects. */
-function query(db: AnyKysely, classify: StoreContext['classify']): Promise<DatabaseCheck> {
+function query(store: StoreContext, own: HealthOptions['db']): Promise<DatabaseCheck> {
   const started = performance.now();
-  return pingDatabase(db as Kysely<Database>).then(
+  return store.health.ping(own).then(
     (): DatabaseCheck => ({ status: 'pass', ms: Math.round((performance.now() - started) * 10) / 10 }),
-    (error: unknown): DatabaseCheck => ({ status: 'fail', output: failureOutput(classify(error)?.kind) }),
+    (error: unknown): DatabaseCheck => ({ status: 'fail', output: failureOutput(store.classify(error)?.kind) }),
   );
 }
 
 /** What a failed check says: not migrated and closed say so and what to do, anything else is unavailable. */
-function failureOutput(failure: DatabaseErrorKind | undefined): string {
+function failureOutput(failure: DatabaseFailure['kind'] | undefined): string {
   return failure === 'not_migrated' ? NOT_MIGRATED_MESSAGE : failure === 'closed' ? CLOSED_MESSAGE : 'the database is unavailable';
 }
 

@@ -1,12 +1,11 @@
-import type { Kysely } from 'kysely';
 import type { RouteRequest } from './context.js';
 import * as v from 'valibot';
 import { ApiError, ErrorCode } from '../errors.js';
 import { type JsonAnswer, jsonResponse } from '../http/answer.js';
 import { sha256Hex } from '../http/sha256.js';
 import { textParam } from '../schemas/param.js';
-import type { Database } from '../storage/database.js';
-import { type StoredResponse, claimIdempotencyKey, completeIdempotencyKey, releaseIdempotencyKey } from '../storage/idempotency.js';
+import type { StoredResponse } from '../storage/idempotency.js';
+import type { TransactionRepositories } from '../storage/repositories.js';
 
 /**
  * `Idempotency-Key` on `POST /pets` (IETF httpapi draft). See docs/reliability.md for the
@@ -66,9 +65,9 @@ export async function idempotent(
   { store, principal }: Pick<RouteRequest, 'store' | 'principal'>,
   key: string,
   requestFingerprint: string,
-  work: (db: Kysely<Database>) => Promise<StoredResponse>,
+  work: (tx: TransactionRepositories) => Promise<StoredResponse>,
 ): Promise<JsonAnswer> {
-  const claim = await claimIdempotencyKey(store.db, {
+  const claim = await store.idempotency.claim({
     principal,
     key,
     fingerprint: requestFingerprint,
@@ -85,16 +84,13 @@ export async function idempotent(
 
   const ids = { principal, key, claimId: claim.claimId };
   try {
-    const stored = await store.db.transaction().execute(async (trx) => {
-      const answer = await work(trx);
-      // Our claim was taken over as abandoned: roll back, the other request owns the key now.
-      if (!(await completeIdempotencyKey(trx, ids, answer))) throw inFlight();
-      return answer;
-    });
+    const stored = await store.idempotency.complete(ids, work);
+    // Our claim was taken over as abandoned (nothing kept): the other request owns the key now.
+    if (stored === undefined) throw inFlight();
     return storedResponse(stored);
   } catch (error) {
     // Let a retry with the same key run; if even this fails, the claim goes stale and is taken over.
-    await releaseIdempotencyKey(store.db, ids).catch(() => {});
+    await store.idempotency.release(ids).catch(() => {});
     throw error;
   }
 }

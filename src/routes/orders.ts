@@ -1,7 +1,6 @@
 import { writeOrder } from '../http/json-write.js';
 import { pageResponse } from './page-response.js';
 import { cursorMatchesStatus, cursorQuery, limitQuery } from '../schemas/query.js';
-import { listOrders } from '../storage/orders.js';
 import { SERVER_ERRORS, defineRoute } from './define.js';
 
 /** `GET /store/orders` (experimental): keyset pages by id, like `GET /pets`. */
@@ -22,7 +21,7 @@ export const listOrdersRoute = defineRoute({
     ...SERVER_ERRORS,
   },
   handler: async ({ url, store, query }) => {
-    const page = await listOrders(store.reads.db, { limit: query.limit, afterId: query.cursor?.afterId });
+    const page = await store.orders.list({ limit: query.limit, afterId: query.cursor?.afterId });
     return pageResponse(url, page, { list: 'orders', limit: query.limit }, writeOrder);
   },
 });

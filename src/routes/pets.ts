@@ -1,4 +1,3 @@
-import type { Kysely } from 'kysely';
 import { ApiError, ErrorCode } from '../errors.js';
 import { jsonString, writePet } from '../http/json-write.js';
 import { MAX_BODY_BYTES } from '../http/body.js';
@@ -8,9 +7,7 @@ import { pageResponse } from './page-response.js';
 import { int64Path } from '../schemas/int64.js';
 import { NewPetSchema } from '../schemas/pet.js';
 import { cursorMatchesStatus, cursorQuery, limitQuery, petStatusQuery } from '../schemas/query.js';
-import type { Database } from '../storage/database.js';
 import type { StoredResponse } from '../storage/idempotency.js';
-import { findPet, insertPet, listPets } from '../storage/pets.js';
 import { SERVER_ERRORS, defineRoute } from './define.js';
 import { fingerprint, idempotencyKeyHeader, idempotent } from './idempotency.js';
 
@@ -32,7 +29,7 @@ export const listPetsRoute = defineRoute({
   },
   handler: async ({ url, store, query }) => {
     const { limit, status } = query;
-    const page = await listPets(store.reads, { limit, status, afterId: query.cursor?.afterId });
+    const page = await store.pets.list({ limit, status, afterId: query.cursor?.afterId });
     return pageResponse(url, page, { list: 'pets', limit, status }, writePet);
   },
 });
@@ -75,7 +72,7 @@ export const createPetRoute = defineRoute({
     if (key === undefined) {
       // Without a key nothing is remembered: the answer goes out as built, no idempotency record.
       // (A then, not an async function: no generator to resume per create.)
-      return store.insertPet(newPet).then((pet) => {
+      return store.pets.insert(newPet).then((pet) => {
         const { status, body, location } = created(pet);
         return jsonResponse(status, body, { location });
       });
@@ -83,7 +80,7 @@ export const createPetRoute = defineRoute({
     // Same NewPet after validation = same request: key order, spacing, unknown properties and an
     // omitted status (stored as "available") do not change the fingerprint.
     const canonical = `POST /pets\n{"name":${jsonString(newPet.name)},"categoryId":${newPet.categoryId},"status":"${newPet.status}"}`;
-    return idempotent(req, key, fingerprint(canonical), async (db: Kysely<Database>) => created(await insertPet(db, newPet)));
+    return idempotent(req, key, fingerprint(canonical), async (tx) => created(await tx.pets.insert(newPet)));
   },
 });
 
@@ -110,7 +107,7 @@ export const getPetRoute = defineRoute({
     ...SERVER_ERRORS,
   },
   handler: ({ params, store }) =>
-    findPet(store.reads, params.petId).then((pet) => {
+    store.pets.find(params.petId).then((pet) => {
       if (!pet) throw new ApiError(404, ErrorCode.notFound, `pet ${params.petId} does not exist`);
       return jsonResponse(200, writePet(pet));
     }),

@@ -1,7 +1,7 @@
 import type { DatabaseFailure } from '../drivers/contract.js';
 import type { NewStoredPet, PetRecord } from '../model.js';
 import { insertPet, insertPets } from './pets.js';
-import type { StatementTarget } from './statement.js';
+import type { Executor } from './statement.js';
 
 /** At most this many pets in one statement; a round sends more as several statements at once. */
 const MAX_BATCH = 64;
@@ -32,13 +32,13 @@ interface Waiting {
  * them would start a second wait as long. After any other failure they are sent.
  */
 export class PetInserts {
-  readonly #target: StatementTarget;
+  readonly #target: Executor;
   #waiting: Waiting[] = [];
   /** Statements of the running round that have not ended; 0 when no round runs. */
   #running = 0;
 
   constructor(
-    target: StatementTarget,
+    target: Executor,
     private readonly classify: (error: unknown) => DatabaseFailure | undefined,
   ) {
     this.#target = target;

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { DEFAULT_PET_STATUS, type NewStoredPet, type Page, type PetRecord, type PetStatus } from '../model.js';
 import { PAGE_ROWS, pageRows } from './page-rows.js';
-import { defineStatement, type Statement, type StatementTarget } from './statement.js';
+import { defineStatement, type Statement, type Executor } from './statement.js';
 
 // No AbortSignal reaches these queries: with Kysely's default abort strategy ('ignore query') an
 // aborted query keeps running on the database and holds its connection anyway; the signal would
@@ -97,27 +97,22 @@ const listByStatusAfter = pageStatements<[status: PetStatus, afterId: bigint]>('
 });
 
 /** Inserts a pet; one round trip (`insert ... returning`). */
-export function insertPet(db: StatementTarget, pet: NewStoredPet): Promise<PetRecord> {
-  return insertPetStatement.one(db, pet.name, pet.categoryId, pet.status ?? DEFAULT_PET_STATUS);
-}
-
-/** `insertPet` on `db`, one statement per pet: the store's inserter when creates are not batched (pet-inserts.ts). */
-export function petInserter(db: StatementTarget): (pet: NewStoredPet) => Promise<PetRecord> {
-  return (pet) => insertPet(db, pet);
+export function insertPet(on: Executor, pet: NewStoredPet): Promise<PetRecord> {
+  return insertPetStatement.one(on, pet.name, pet.categoryId, pet.status ?? DEFAULT_PET_STATUS);
 }
 
 /**
  * Inserts `pets` in one statement and answers their records in the same order; all or none are
  * stored (one statement). For the store's own runner (pet-inserts.ts), outside transactions.
  */
-export function insertPets(db: StatementTarget, pets: readonly NewStoredPet[]): Promise<PetRecord[]> {
+export function insertPets(on: Executor, pets: readonly NewStoredPet[]): Promise<PetRecord[]> {
   const rows = pets.map((pet) => [pet.name, String(pet.categoryId), pet.status ?? DEFAULT_PET_STATUS]);
-  return insertPetsStatement.run(db, JSON.stringify(rows));
+  return insertPetsStatement.run(on, JSON.stringify(rows));
 }
 
 /** Finds one pet by id, or undefined. */
-export function findPet(db: StatementTarget, id: bigint): Promise<PetRecord | undefined> {
-  return findPetStatement.first(db, id);
+export function findPet(on: Executor, id: bigint): Promise<PetRecord | undefined> {
+  return findPetStatement.first(on, id);
 }
 
 export interface ListPetsParams {
@@ -132,17 +127,17 @@ export interface ListPetsParams {
  * more follow; with `(status, id)` and the primary key both shapes are index range scans, so
  * latency does not grow with the table.
  */
-export async function listPets(db: StatementTarget, params: ListPetsParams): Promise<Page<PetRecord>> {
+export async function listPets(on: Executor, params: ListPetsParams): Promise<Page<PetRecord>> {
   const { status, afterId, limit } = params;
   const rowsToRead = pageRows(limit);
   const rows =
     status === undefined
       ? afterId === undefined
-        ? await listAll(rowsToRead).run(db)
-        : await listAfter(rowsToRead).run(db, afterId)
+        ? await listAll(rowsToRead).run(on)
+        : await listAfter(rowsToRead).run(on, afterId)
       : afterId === undefined
-        ? await listByStatus(rowsToRead).run(db, status)
-        : await listByStatusAfter(rowsToRead).run(db, status, afterId);
+        ? await listByStatus(rowsToRead).run(on, status)
+        : await listByStatusAfter(rowsToRead).run(on, status, afterId);
   const hasMore = rows.length > limit;
   if (hasMore) rows.length = limit;
   return { items: rows, hasMore };

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { defineStatement, type StatementTarget } from './statement.js';
+import { defineStatement, type Executor } from './statement.js';
 /** The count of one key in the window a request was counted in. */
 export interface WindowCount {
   /** Requests counted in the window, this one included. */
@@ -16,8 +16,8 @@ export interface WindowCount {
  * earlier window than the row's (a process whose clock lags) is counted in the row's window
  * rather than moving it back.
  */
-export async function countRequest(db: StatementTarget, keyId: string, windowStart: number): Promise<WindowCount> {
-  const rows = await countRequestStatement.run(db, keyId, String(windowStart));
+export async function countRequest(on: Executor, keyId: string, windowStart: number): Promise<WindowCount> {
+  const rows = await countRequestStatement.run(on, keyId, String(windowStart));
   // Numbers whatever the row mode: a caller's own pg.Pool or Kysely answers object rows, with
   // `windowStart` as the text the statement selects.
   const { hits, windowStart: start } = rows[0]!;

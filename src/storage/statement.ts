@@ -1,14 +1,18 @@
-import { type Compilable, type CompiledQuery, Kysely } from 'kysely';
+import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { PreparedStatement, StatementRunner } from '../drivers/contract.js';
 import { sha256Hex } from '../http/sha256.js';
 import type { Database } from './database.js';
+import { currentObserver } from './observer.js';
 
 /**
- * Where a statement runs: a Kysely (or a Transaction), run through Kysely's public
- * `executeQuery`; or the store's database with the runner its driver gave (drivers/contract.ts),
- * which runs the store's statements outside any transaction, prepared.
+ * Where a statement runs: on `kysely` (a Kysely or a Transaction) through Kysely's public
+ * `executeQuery`, or by `runner`, the database's statement runner (drivers/contract.ts), which runs
+ * the store's statements outside any transaction. Repositories choose it (repositories.ts).
  */
-export type StatementTarget = Kysely<Database> | { readonly db: Kysely<Database>; readonly statements: StatementRunner | undefined };
+export interface Executor {
+  readonly kysely: Kysely<Database>;
+  readonly runner?: StatementRunner | undefined;
+}
 
 /** Stands for an argument while a statement is compiled. */
 class Slot {
@@ -43,21 +47,21 @@ export class Statement<A extends readonly unknown[], R> {
   ) {}
 
   /**
-   * Runs the statement with `args` on `target` and maps its rows: by the driver's runner when the
-   * target has one, else by Kysely's public `executeQuery`.
+   * Runs the statement with `args` on `on` and maps its rows: by the runner when there is one, else
+   * by Kysely's public `executeQuery`.
    */
-  run(target: StatementTarget, ...args: A): Promise<R[]> {
-    return this.#send(target, args, this.#records);
+  run(on: Executor, ...args: A): Promise<R[]> {
+    return this.#send(on, args, this.#records);
   }
 
   /** The first row of the answer, mapped; undefined when there is none. */
-  first(target: StatementTarget, ...args: A): Promise<R | undefined> {
-    return this.#send(target, args, this.#first);
+  first(on: Executor, ...args: A): Promise<R | undefined> {
+    return this.#send(on, args, this.#first);
   }
 
   /** The one row of an answer that must have one (`insert ... returning`); it fails without. */
-  one(target: StatementTarget, ...args: A): Promise<R> {
-    return this.#send(target, args, this.#one);
+  one(on: Executor, ...args: A): Promise<R> {
+    return this.#send(on, args, this.#one);
   }
 
   /**
@@ -65,12 +69,11 @@ export class Statement<A extends readonly unknown[], R> {
    * callback, or the one `then` of Kysely's path): not an async function, and no `then` of a
    * caller's for picking a row, so the answer is one promise hop from the driver's.
    */
-  #send<T>(target: StatementTarget, args: A, map: (rows: readonly unknown[]) => T): Promise<T> {
-    const db = target instanceof Kysely ? target : target.db;
-    const runner = target instanceof Kysely ? undefined : target.statements;
+  #send<T>(on: Executor, args: A, map: (rows: readonly unknown[]) => T): Promise<T> {
+    const { kysely, runner } = on;
     let compiled: Compiled;
     try {
-      compiled = this.#compile(db);
+      compiled = this.#compile(kysely);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -143,48 +146,4 @@ export function defineStatement<A extends readonly unknown[], R>(
   fromArray: (row: readonly unknown[]) => R,
 ): Statement<A, R> {
   return new Statement<A, R>(description, build, fromArray, arity);
-}
-
-// The statements' observer: one job with running them (every statement asks for it).
-
-/**
- * Who is told about the store's own statements while a request runs (Server-Timing's `db`, the
- * OpenTelemetry database spans): the request's observer, found through an async context scope
- * (AsyncLocalStorage) that exists only once a store asked for observation. Without one, a statement
- * costs one `undefined` check here and nothing else.
- */
-export interface StatementObserver {
-  /** A statement starts; the function returned is called once when it ends, with its error if it failed. */
-  statement(sql: string): (error?: unknown) => void;
-}
-
-interface Scope {
-  run<T>(observer: StatementObserver, fn: () => T): T;
-  getStore(): StatementObserver | undefined;
-}
-
-/** The process's one scope: like OpenTelemetry's context manager, one per process, made on first use. */
-let scope: Scope | undefined;
-
-/** The observer of the request whose work is running now, if any store observes. */
-export function currentObserver(): StatementObserver | undefined {
-  return scope?.getStore();
-}
-
-/**
- * The scope requests are run in, made on first use from the runtime's AsyncLocalStorage
- * (`node:async_hooks`, which Node, Deno, Bun and Workers with nodejs_compat provide). `option`
- * names the store option that needs it, for the error where there is none.
- */
-export function observerScope(option: string): Scope {
-  if (scope !== undefined) return scope;
-  const hooks = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(
-    'node:async_hooks',
-  ) as { AsyncLocalStorage?: new () => Scope } | undefined;
-  if (hooks?.AsyncLocalStorage === undefined) {
-    throw new TypeError(
-      `petstore-router: ${option} needs AsyncLocalStorage (node:async_hooks through process.getBuiltinModule), which this runtime does not provide`,
-    );
-  }
-  return (scope = new hooks.AsyncLocalStorage());
 }

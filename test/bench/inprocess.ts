@@ -72,14 +72,14 @@ function cases(db: Kysely<Database>, fetch: (r: Request) => Promise<Response>): 
       viaFetch: async () => read(await fetch(new Request(`${ORIGIN}/v1/pets?limit=20`, { headers })), 200),
       handlerOnly: async () => ok(await fetch(listReq)),
       viaKysely: () => pets().orderBy('petstore_pets.id').limit(sql.lit(21)).execute(),
-      viaStatements: () => listPets(db, { limit: 20 }),
+      viaStatements: () => listPets({ kysely: db }, { limit: 20 }),
     },
     {
       name: 'filter (status, limit 100)',
       viaFetch: async () => read(await fetch(new Request(`${ORIGIN}/v1/pets?status=available&limit=100`, { headers })), 200),
       handlerOnly: async () => ok(await fetch(filterReq)),
       viaKysely: () => pets().where('status', '=', 'available').orderBy('petstore_pets.id').limit(sql.lit(101)).execute(),
-      viaStatements: () => listPets(db, { limit: 100, status: 'available' }),
+      viaStatements: () => listPets({ kysely: db }, { limit: 100, status: 'available' }),
     },
     {
       name: 'get by id',
@@ -89,7 +89,7 @@ function cases(db: Kysely<Database>, fetch: (r: Request) => Promise<Response>): 
         pets()
           .where('id', '=', BigInt(id(i)))
           .executeTakeFirst(),
-      viaStatements: (i) => findPet(db, BigInt(id(i))),
+      viaStatements: (i) => findPet({ kysely: db }, BigInt(id(i))),
     },
     {
       name: 'create',
@@ -101,7 +101,7 @@ function cases(db: Kysely<Database>, fetch: (r: Request) => Promise<Response>): 
           .values({ name: 'Rex', category_id: 7n, status: 'pending' })
           .returning(columns)
           .executeTakeFirstOrThrow(),
-      viaStatements: () => insertPet(db, { name: 'Rex', categoryId: 7n, status: 'pending' }),
+      viaStatements: () => insertPet({ kysely: db }, { name: 'Rex', categoryId: 7n, status: 'pending' }),
     },
   ];
 }
