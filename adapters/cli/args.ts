@@ -144,9 +144,13 @@ function parse<O extends Record<string, { type: 'string' | 'boolean'; multiple?:
   }
 }
 
-/** `--read-replica URL` (repeatable), else PETSTORE_READ_REPLICA_URLS (comma-separated); undefined for none. */
+/**
+ * `--read-replica URL` (repeatable), else PETSTORE_READ_REPLICA_URLS (comma-separated, split only
+ * before a `postgres://`, so a libpq multi-host URL's own commas stay in it); undefined for none.
+ */
 function readReplicas(flags: string[] | undefined, env: NodeJS.ProcessEnv): string[] | undefined {
-  const urls = flags ?? (env.PETSTORE_READ_REPLICA_URLS ?? '').split(',').map((url) => url.trim());
+  const urls =
+    flags ?? (env.PETSTORE_READ_REPLICA_URLS ?? '').split(/,(?=\s*postgres(?:ql)?:\/\/)/).map((url) => url.replace(/^[\s,]+|[\s,]+$/g, ''));
   const given = urls.filter((url) => url !== '');
   if (flags !== undefined && given.length !== flags.length) throw usage('--read-replica needs a URL');
   return given.length === 0 ? undefined : given;

@@ -3,6 +3,7 @@
 // fails at the first query (or a destructuring error from inside pg).
 import pg from 'pg';
 import { isThenable, optionError } from '../../option-value.js';
+import { hostList } from './hosts-url.js';
 
 const WHERE = 'createPostgresDatabase';
 const EXPECTED = 'a PostgreSQL URL (postgres://user:password@host:5432/database), a pg.PoolConfig or a pg.Pool';
@@ -36,9 +37,11 @@ export function checkPostgresArguments(source: unknown, options: unknown): void 
 /** A URL pg can connect with; the message never repeats the URL (it may hold a password). */
 function checkUrl(url: string, name: string): void {
   if (url.trim() === '') throw optionError(WHERE, name, EXPECTED, url, 'is DATABASE_URL set (and not empty)?');
+  // A libpq multi-host URL (hosts-url.ts): its list and parameters checked, then its first host's URL.
+  const first = hostList(url, name)?.urls[0] ?? url;
   let scheme: string;
   try {
-    scheme = new URL(url).protocol;
+    scheme = new URL(first).protocol;
   } catch {
     throw optionError(WHERE, name, EXPECTED, url, 'the string is not a URL; write it as postgres://user:password@host:5432/database');
   }

@@ -2,7 +2,9 @@
 import { type Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { DriverKysely } from '../database.js';
-import { borrowedPool, lender, ownPool, statementPool } from './pool.js';
+import { borrowedPool, statementPool } from './pool.js';
+import { openPools } from './host-set.js';
+import { hostList } from './hosts-url.js';
 import { poolStatementRunner } from './pool-runner.js';
 import { boundConfig, checkMaxWait } from './partition.js';
 import { StatementDeadlines } from './timeout.js';
@@ -36,6 +38,7 @@ function checkReplicaOptions(source: PostgresSource, { readReplicas = [], maxRep
       `petstore-router: options.maxReplicaLagMs must be a positive number of milliseconds, got ${String(maxReplicaLagMs)}`,
     );
   }
+  for (const r of readReplicas) hostList(typeof r === 'string' ? r : (r.connectionString ?? ''), 'options.readReplicas'); // a wrong host list throws
   if (source instanceof pg.Pool && readReplicas.length > 0) {
     throw new TypeError('petstore-router: readReplicas needs the primary as a URL or pg.PoolConfig (not a pg.Pool of yours)');
   }
@@ -56,10 +59,10 @@ export function openPostgres<DB>(source: PostgresSource, options: OpenOptions): 
   const { statement_timeout: timeout, ...config } = typeof source === 'string' ? { connectionString: source } : source;
   // The statement timeout is the statement part of the partition bound unless the config sets one.
   const timeoutMs = timeout === false ? 0 : (timeout ?? maxWaitMs);
-  const pool = ownPool({ ...boundConfig(maxWaitMs), ...config });
   const deadlines = timeoutMs > 0 ? new StatementDeadlines(timeoutMs) : undefined;
-  const lend = lender(pool, { naming: options.preparedStatements !== false, deadlines });
-  const kyselyPool = statementPool(pool, lend, deadlines);
+  const pools = openPools({ ...boundConfig(maxWaitMs), ...config }, { naming: options.preparedStatements !== false, deadlines }, 'source');
+  const lend = pools.lend;
+  const kyselyPool = statementPool(pools, lend, deadlines);
   const replicas = withReadReplicas<DB>(options.readReplicas ?? [], config, lend, {
     maxLagMs: options.maxReplicaLagMs ?? DEFAULT_MAX_REPLICA_LAG_MS,
     statementTimeoutMs: timeoutMs,

@@ -82,7 +82,11 @@ export function lender(pool: pg.Pool, statements: PoolStatements): Lend {
  * client. `end()` ends the pool once, whoever asks first (Kysely's driver, or the database
  * object's `destroy()` when only the statement runner used the pool), and stops its deadlines' timer.
  */
-export function statementPool(pool: pg.Pool, lend: Lend, deadlines?: StatementDeadlines): PostgresPool & { end(): Promise<void> } {
+export function statementPool(
+  pool: Pick<pg.Pool, 'end' | 'options'>,
+  lend: Lend,
+  deadlines?: StatementDeadlines,
+): PostgresPool & { end(): Promise<void> } {
   let ended: Promise<void> | undefined;
   return {
     connect() {

@@ -1,9 +1,18 @@
 import type pg from 'pg';
 import type { PreparedStatement } from '../contract.js';
 import type { ReadRouting } from '../contract.js';
+import { hostList } from './hosts-url.js';
 import { Replica } from './replica.js';
 import { ReplicaHealth } from './replica-health.js';
 import { PrimaryPosition } from './wal-position.js';
+
+/** A replica source, one per host of a libpq multi-host URL (hosts-url.ts). */
+function eachHost(source: string | pg.PoolConfig): Array<string | pg.PoolConfig> {
+  const url = typeof source === 'string' ? source : source.connectionString;
+  const list = url === undefined ? undefined : hostList(url, 'readReplicas');
+  if (list === undefined) return [source];
+  return list.urls.map((one) => (typeof source === 'string' ? one : { ...source, connectionString: one }));
+}
 
 /** How reads reach the primary: its position, and a read there (rows as the primary's pool gives them). */
 export interface Primary {
@@ -45,7 +54,8 @@ export class ReplicaSet {
     private readonly primary: Primary,
     settings: ReplicaSettings,
   ) {
-    this.#replicas = sources.map((source) => new Replica(source, settings.statementTimeoutMs));
+    // A multi-host URL is one replica per host: each is read from while the probe finds it a standby.
+    this.#replicas = sources.flatMap(eachHost).map((source) => new Replica(source, settings.statementTimeoutMs));
     this.#position = new PrimaryPosition(() => primary.position());
     this.#health = new ReplicaHealth(this.#replicas, () => primary.probePosition(), settings.maxLagMs);
   }

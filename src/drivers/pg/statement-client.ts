@@ -10,6 +10,8 @@ export interface PoolStatements {
   naming: boolean;
   /** The pool's statement timeout (timeout.ts), if it has one. */
   readonly deadlines: StatementDeadlines | undefined;
+  /** Told of every statement that failed (a multi-host pool checks its host again, host-set.ts). */
+  readonly failed?: (error: Error) => void;
 }
 
 /** pg's query callback: an error (pg passes null for none), or the result. */
@@ -111,7 +113,10 @@ export class StatementClient implements TimedStatement {
     if (callback === undefined) return;
     this.#callback = undefined;
     this.statements.deadlines?.ended(this);
-    if (error && mustDestroy(error)) this.#broken = error;
+    if (error) {
+      if (mustDestroy(error)) this.#broken = error;
+      this.statements.failed?.(error);
+    }
     callback(error, result as PostgresQueryResult<unknown[]> | undefined);
   };
 
@@ -121,6 +126,7 @@ export class StatementClient implements TimedStatement {
     if (callback === undefined) return;
     this.#callback = undefined;
     this.#broken = error;
+    this.statements.failed?.(error);
     callback(error, undefined);
   }
 }

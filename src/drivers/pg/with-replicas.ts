@@ -3,7 +3,8 @@ import { sha256Hex } from '../../http/sha256.js';
 import type { Kysely } from 'kysely';
 import { contractOf } from '../database.js';
 import type { PetStoreDatabase, PreparedStatement, ReadRouting, ReadSide } from '../contract.js';
-import { type Lend, ownPool } from './pool.js';
+import { type Lend, lendClient } from './pool.js';
+import { openPools } from './host-set.js';
 import { readSide } from './read-dialect.js';
 import { type Primary, ReplicaSet, type ReplicaSettings } from './replicas.js';
 
@@ -34,7 +35,7 @@ export function withReadReplicas<DB>(
   if (sources.length === 0) return undefined;
   // The probe's own connection to the primary: a query every few seconds on the primary's pool
   // would keep its clients from ever idling out, and so a process from exiting.
-  const probe = ownPool({ ...config, max: 1, allowExitOnIdle: true });
+  const probe = openPools({ ...config, max: 1, allowExitOnIdle: true }, { naming: false, deadlines: undefined }, 'source');
   const onPrimary = (sql: string, parameters: readonly unknown[], prepared: PreparedStatement | undefined): Promise<unknown[]> =>
     new Promise<unknown[]>((resolve, reject) => {
       lend((lendError, client) => {
@@ -55,7 +56,16 @@ export function withReadReplicas<DB>(
     });
   const primary: Primary = {
     position: () => onPrimary(POSITION_SQL, [], POSITION).then((rows) => (rows[0] as unknown[])[0] as string),
-    probePosition: () => probe.query<{ lsn: string }>(`${POSITION_SQL} as lsn`).then(({ rows }) => rows[0]!.lsn),
+    probePosition: () =>
+      lendClient(probe.lend).then((client) =>
+        client.send<pg.QueryResult<{ lsn: string }>>({ text: `${POSITION_SQL} as lsn` }).then(
+          ({ rows }) => (client.release(), rows[0]!.lsn),
+          (error: unknown) => {
+            client.release(true);
+            throw error;
+          },
+        ),
+      ),
     read: onPrimary,
     close: () => probe.end(),
   };
