@@ -38,7 +38,9 @@ function checkReplicaOptions(source: PostgresSource, { readReplicas = [], maxRep
       `petstore-router: options.maxReplicaLagMs must be a positive number of milliseconds, got ${String(maxReplicaLagMs)}`,
     );
   }
-  for (const r of readReplicas) hostList(typeof r === 'string' ? r : (r.connectionString ?? ''), 'options.readReplicas'); // a wrong host list throws
+  // a wrong host list throws here, naming the option
+  for (const r of readReplicas as readonly ReplicaSource[])
+    hostList(typeof r === 'string' ? r : (r.connectionString ?? ''), 'options.readReplicas');
   if (source instanceof pg.Pool && readReplicas.length > 0) {
     throw new TypeError('petstore-router: readReplicas needs the primary as a URL or pg.PoolConfig (not a pg.Pool of yours)');
   }

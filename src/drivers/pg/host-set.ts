@@ -170,7 +170,7 @@ function serverFailure(error: unknown): boolean {
 
 /** The check's verdict on one connection. */
 function check(client: StatementClient): Promise<Verdict> {
-  return client.send<pg.QueryArrayResult>(CHECK).then(({ rows }) => {
+  return client.send<pg.QueryArrayResult<[unknown, unknown]>>(CHECK).then(({ rows }) => {
     const [standby, readOnly] = rows[0] ?? [];
     return { standby: standby === true, readOnly: readOnly === true, at: performance.now() };
   });

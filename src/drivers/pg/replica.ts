@@ -124,6 +124,16 @@ export class Replica {
     });
   }
 
+  /** The WAL this standby has received (flushed), for reads while no primary answers; undefined when it is not a standby. */
+  received(): Promise<string | undefined> {
+    return this.#using(async (client) => {
+      const text = 'select pg_is_in_recovery(), coalesce(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn())::text';
+      const { rows } = await client.send<pg.QueryArrayResult<[boolean, string | null]>>({ text, rowMode: 'array' } as pg.QueryConfig);
+      const [standby, lsn] = rows[0] ?? [];
+      return standby === true && typeof lsn === 'string' ? lsn : undefined;
+    });
+  }
+
   end(): Promise<void> {
     this.#deadlines?.close();
     return this.#pool.end();

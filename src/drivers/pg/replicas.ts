@@ -4,7 +4,9 @@ import type { ReadRouting } from '../contract.js';
 import { hostList } from './hosts-url.js';
 import { Replica } from './replica.js';
 import { ReplicaHealth } from './replica-health.js';
-import { PrimaryPosition } from './wal-position.js';
+import { PrimaryPosition, checkedLsn } from './wal-position.js';
+import { readWithoutPrimary } from './no-primary.js';
+import { isDatabaseUnavailable } from '../errors.js';
 
 /** A replica source, one per host of a libpq multi-host URL (hosts-url.ts). */
 function eachHost(source: string | pg.PoolConfig): Array<string | pg.PoolConfig> {
@@ -57,7 +59,15 @@ export class ReplicaSet {
     // A multi-host URL is one replica per host: each is read from while the probe finds it a standby.
     this.#replicas = sources.flatMap(eachHost).map((source) => new Replica(source, settings.statementTimeoutMs));
     this.#position = new PrimaryPosition(() => primary.position());
-    this.#health = new ReplicaHealth(this.#replicas, () => primary.probePosition(), settings.maxLagMs);
+    this.#health = new ReplicaHealth(
+      this.#replicas,
+      () =>
+        primary.probePosition().then((lsn) => {
+          this.#position.note(checkedLsn(lsn));
+          return lsn;
+        }),
+      settings.maxLagMs,
+    );
   }
 
   /** Starts the background probe (the first probe at once). */
@@ -69,7 +79,12 @@ export class ReplicaSet {
   async read(sql: string, parameters: readonly unknown[], prepared: PreparedStatement | undefined): Promise<unknown[]> {
     const replica = this.#pick();
     if (replica !== undefined) {
-      const lsn = await this.#position.after();
+      let lsn: string;
+      try {
+        lsn = await this.#position.after();
+      } catch (error) {
+        return this.#withoutPrimary(error, sql, parameters, prepared);
+      }
       try {
         const answer = await replica.read(lsn, sql, parameters, prepared !== undefined);
         if (answer !== undefined) {
@@ -81,7 +96,24 @@ export class ReplicaSet {
       }
     }
     this.#primaryReads++;
-    return this.primary.read(sql, parameters, prepared);
+    return this.primary.read(sql, parameters, prepared).catch((error: unknown) => this.#withoutPrimary(error, sql, parameters, prepared));
+  }
+
+  /** The primary did not answer (`error`): unless it is away, the error; else a standby's answer (no-primary.ts), or the error. */
+  async #withoutPrimary(
+    error: unknown,
+    sql: string,
+    parameters: readonly unknown[],
+    prepared: PreparedStatement | undefined,
+  ): Promise<unknown[]> {
+    if (!isDatabaseUnavailable(error)) throw error;
+    const rows = await readWithoutPrimary(this.#replicas, this.#position.latest, async (replica, lsn) => {
+      const answer = await replica.read(lsn, sql, parameters, prepared !== undefined);
+      if (answer !== undefined) replica.reads++;
+      return answer?.rows;
+    });
+    if (rows === undefined) throw error;
+    return rows;
   }
 
   routing(): ReadRouting {

@@ -21,8 +21,15 @@ const nextTurn: (run: () => void) => void = typeof setImmediate === 'function' ?
  */
 export class PrimaryPosition {
   #next: Promise<string> | undefined;
+  /** The latest position read (the probe's too): what reads while no primary answers must show at least. */
+  latest: string | undefined;
 
   constructor(private readonly query: () => Promise<string>) {}
+
+  /** A position read from the primary: kept if later than the latest. */
+  note(lsn: string): void {
+    this.latest = laterLsn(this.latest, lsn);
+  }
 
   /** The position, read by a query sent after this call. */
   after(): Promise<string> {
@@ -31,10 +38,26 @@ export class PrimaryPosition {
       nextTurn(() => {
         // From here on, a read that asks gets a query of its own: this one is being sent.
         this.#next = undefined;
-        new Promise<string>((sent) => sent(this.query())).then(checkedLsn).then(resolve, reject);
+        new Promise<string>((sent) => sent(this.query())).then(checkedLsn).then((lsn) => {
+          this.note(lsn);
+          resolve(lsn);
+        }, reject);
       });
     });
     this.#next = next;
     return next;
   }
+}
+
+/** A `pg_lsn` as a number of bytes (exact: WAL positions stay below 2^53 for centuries of writes). */
+export function lsnBytes(lsn: string): number {
+  const slash = lsn.indexOf('/');
+  return parseInt(lsn.slice(0, slash), 16) * 2 ** 32 + parseInt(lsn.slice(slash + 1), 16);
+}
+
+/** The later of two positions (either may be undefined). */
+export function laterLsn(a: string | undefined, b: string | undefined): string | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return lsnBytes(a) >= lsnBytes(b) ? a : b;
 }
