@@ -32,6 +32,9 @@ export function checkPostgresArguments(source: unknown, options: unknown): void 
     const value = (options as Record<string, unknown>)[name];
     if (value !== undefined && typeof value !== 'boolean') throw optionError(WHERE, `options.${name}`, 'true or false', value);
   }
+  // A replica's multi-host URL (hosts-url.ts): a wrong list or parameter throws here too, naming the option.
+  const replicas = (options as { readReplicas?: unknown }).readReplicas;
+  if (Array.isArray(replicas)) for (const r of replicas as unknown[]) if (typeof r === 'string') hostList(r, 'options.readReplicas');
 }
 
 /** A URL pg can connect with; the message never repeats the URL (it may hold a password). */

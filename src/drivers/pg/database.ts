@@ -4,7 +4,6 @@ import pg from 'pg';
 import { DriverKysely } from '../database.js';
 import { borrowedPool, statementPool } from './pool.js';
 import { openPools } from './host-set.js';
-import { hostList } from './hosts-url.js';
 import { poolStatementRunner } from './pool-runner.js';
 import { boundConfig, checkMaxWait } from './partition.js';
 import { StatementDeadlines } from './timeout.js';
@@ -38,9 +37,6 @@ function checkReplicaOptions(source: PostgresSource, { readReplicas = [], maxRep
       `petstore-router: options.maxReplicaLagMs must be a positive number of milliseconds, got ${String(maxReplicaLagMs)}`,
     );
   }
-  // a wrong host list throws here, naming the option
-  for (const r of readReplicas as readonly ReplicaSource[])
-    hostList(typeof r === 'string' ? r : (r.connectionString ?? ''), 'options.readReplicas');
   if (source instanceof pg.Pool && readReplicas.length > 0) {
     throw new TypeError('petstore-router: readReplicas needs the primary as a URL or pg.PoolConfig (not a pg.Pool of yours)');
   }
