@@ -85,6 +85,10 @@ export const RETRY_AFTER_SECONDS = 5;
 /** What a client (and the health check) is told when the database cannot serve now. */
 export const UNAVAILABLE_MESSAGE = 'the database is unavailable, retry later';
 
+/** A write sent to the database whose answer was lost (a failover, a timeout): it may have been stored. */
+export const OUTCOME_UNKNOWN_MESSAGE =
+  'the database was lost while this write was in flight: it may or may not have been stored; retry with the same Idempotency-Key to apply it once';
+
 /** What a client (and the health check) is told when the store's tables are missing or behind. */
 export const NOT_MIGRATED_MESSAGE =
   "the database is not migrated for this version of petstore-router: run `petstore-router migrate --database URL`, or `await migrate(db)` from 'petstore-router' before createPetStore";

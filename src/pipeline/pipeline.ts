@@ -94,7 +94,7 @@ export function createPipeline({
       }
       return finish(request, answer, requestId, allowOrigin, seen);
     } catch (thrown) {
-      const error = toApiError(thrown, store.classify);
+      const error = toApiError(thrown, store.classify, request.method !== 'GET' && request.method !== 'HEAD');
       if (error.status >= 500) {
         reportError(thrown, request, requestId);
         if (seen) seen.error = thrown;

@@ -1,5 +1,13 @@
 import type { DatabaseFailure } from '../drivers/contract.js';
-import { ApiError, CLOSED_MESSAGE, ErrorCode, NOT_MIGRATED_MESSAGE, RETRY_AFTER_SECONDS, UNAVAILABLE_MESSAGE } from '../errors.js';
+import {
+  ApiError,
+  CLOSED_MESSAGE,
+  ErrorCode,
+  NOT_MIGRATED_MESSAGE,
+  OUTCOME_UNKNOWN_MESSAGE,
+  RETRY_AFTER_SECONDS,
+  UNAVAILABLE_MESSAGE,
+} from '../errors.js';
 import { type JsonAnswer, jsonResponse } from '../http/answer.js';
 
 const RETRY = { 'retry-after': String(RETRY_AFTER_SECONDS) };
@@ -8,10 +16,11 @@ const RETRY = { 'retry-after': String(RETRY_AFTER_SECONDS) };
  * Classifies anything thrown while serving a request: an ApiError stays itself; a database error
  * (`classify`: the database's own classifier, drivers/classify.ts) becomes its 503: not migrated
  * with Retry-After (it works once someone migrates), closed without (this store will not come
- * back), any other (unreachable, timed out, connection lost, not a primary) with Retry-After;
+ * back), any other (unreachable, timed out, connection lost, not a primary) with Retry-After,
+ * saying so when `write` may have been stored (a write whose outcome is unknown);
  * anything else is a masked 500 (no stack, no SQL).
  */
-export function toApiError(error: unknown, classify: (error: unknown) => DatabaseFailure | undefined): ApiError {
+export function toApiError(error: unknown, classify: (error: unknown) => DatabaseFailure | undefined, write = false): ApiError {
   if (error instanceof ApiError) return error;
   const failure = classify(error);
   const cause = { cause: error };
@@ -22,8 +31,11 @@ export function toApiError(error: unknown, classify: (error: unknown) => Databas
       return new ApiError(503, ErrorCode.databaseNotMigrated, NOT_MIGRATED_MESSAGE, undefined, RETRY, cause);
     case 'closed':
       return new ApiError(503, ErrorCode.databaseClosed, CLOSED_MESSAGE, undefined, undefined, cause);
-    default:
-      return new ApiError(503, ErrorCode.serviceUnavailable, UNAVAILABLE_MESSAGE, undefined, RETRY, cause);
+    default: {
+      // A write that may have committed says so: the client must not assume it failed.
+      const message = write && failure?.stored === 'maybe' ? OUTCOME_UNKNOWN_MESSAGE : UNAVAILABLE_MESSAGE;
+      return new ApiError(503, ErrorCode.serviceUnavailable, message, undefined, RETRY, cause);
+    }
   }
 }
 

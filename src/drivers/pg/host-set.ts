@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { answeredByServer, classifyDatabaseError } from '../classify.js';
 import { type HostList, type SessionAttrs, hostList } from './hosts-url.js';
 import { type Lend, lender, ownPool } from './pool.js';
 import type { PoolStatements, StatementClient } from './statement-client.js';
@@ -159,13 +160,9 @@ export class HostSet {
   }
 }
 
-/**
- * An error that may mean the server changed: no SQLSTATE (a lost connection, a timeout), a
- * connection or shutdown class (08, 57P, 53), or 25006 (a write refused as read-only: a demoted primary).
- */
+/** An error that may mean the server changed: it did not answer (drivers/classify.ts), or refused a write as no longer a primary. */
 function serverFailure(error: unknown): boolean {
-  const code = (error as { code?: unknown } | undefined)?.code;
-  return typeof code !== 'string' || /^(?:08|57P|53|25006)/.test(code);
+  return !answeredByServer(error) || classifyDatabaseError(error)?.kind === 'not_primary';
 }
 
 /** The check's verdict on one connection. */

@@ -1,4 +1,4 @@
-import type { Replica } from './replica.js';
+import type { Replica, WalState } from './replica.js';
 import { laterLsn } from './wal-position.js';
 
 /** How long a read waits, while no primary answers, for a standby to replay what it must show. */
@@ -12,22 +12,29 @@ const POLL_MS = 25;
  * last read, in any process) and the WAL the most advanced reachable standby has received. With
  * synchronous replication every acknowledged write, of any process, was received by the
  * synchronous standby before it was acknowledged, so such a read shows every acknowledged write
- * while that standby answers. Rows, or undefined when no standby got there within {@link WAIT_MS}
+ * while that standby answers. A server of the list found promoted (no longer a standby) has every
+ * write: the read runs there. Rows, or undefined when no server got there within {@link WAIT_MS}
  * (the caller then fails the read as it would have: 503).
  */
 export async function readWithoutPrimary(
   replicas: readonly Replica[],
   floor: string | undefined,
-  read: (replica: Replica, lsn: string) => Promise<unknown[] | undefined>,
+  read: (replica: Replica, lsn: WalState) => Promise<unknown[] | undefined>,
 ): Promise<unknown[] | undefined> {
   // Every replica, whatever the last probe found: the probe gives no verdict while no primary answers.
   const received = await Promise.all(replicas.map((replica) => replica.received().catch(() => undefined)));
-  const target = received.reduce<string | undefined>(laterLsn, floor);
+  const promoted = replicas.filter((_, i) => received[i] === 'primary');
+  for (const replica of promoted) {
+    const rows = await read(replica, 'primary').catch(() => undefined);
+    if (rows !== undefined) return rows;
+  }
+  const positions = received.map((state) => (typeof state === 'object' ? state.lsn : undefined));
+  const target = positions.reduce<string | undefined>(laterLsn, floor);
   if (target === undefined) return undefined;
-  const order = replicas.filter((_, i) => received[i] !== undefined);
+  const order = replicas.filter((_, i) => positions[i] !== undefined);
   for (const deadline = Date.now() + WAIT_MS; Date.now() < deadline;) {
     for (const replica of order) {
-      const rows = await read(replica, target).catch(() => undefined);
+      const rows = await read(replica, { lsn: target }).catch(() => undefined);
       if (rows !== undefined) return rows;
     }
     await new Promise<void>((resolve) => setTimeout(resolve, POLL_MS));

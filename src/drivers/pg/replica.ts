@@ -5,9 +5,13 @@ import { type Lend, lendClient, lender, ownPool } from './pool.js';
 import type { StatementClient } from './statement-client.js';
 import { StatementDeadlines } from './timeout.js';
 import { CHECK_SQL, caughtUp, checkThenRead } from './replica-read.js';
+import { checkedLsn } from './wal-position.js';
 
 /** How long a replica has to connect; past it the read runs on the primary. */
 const CONNECT_TIMEOUT_MS = 2_000;
+
+/** A standby's received WAL, or `primary` for a server of the list found promoted. */
+export type WalState = { lsn: string } | 'primary';
 
 /** A read on a replica: its rows, or undefined when the replica had not replayed the position. */
 export type ReplicaAnswer = { rows: unknown[] } | undefined;
@@ -124,13 +128,25 @@ export class Replica {
     });
   }
 
-  /** The WAL this standby has received (flushed), for reads while no primary answers; undefined when it is not a standby. */
-  received(): Promise<string | undefined> {
+  /**
+   * For reads while no primary answers: the WAL this standby has received (flushed), or `primary`
+   * when this server is no longer a standby (promoted: it has every write).
+   */
+  received(): Promise<WalState> {
     return this.#using(async (client) => {
       const text = 'select pg_is_in_recovery(), coalesce(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn())::text';
       const { rows } = await client.send<pg.QueryArrayResult<[boolean, string | null]>>({ text, rowMode: 'array' } as pg.QueryConfig);
       const [standby, lsn] = rows[0] ?? [];
-      return standby === true && typeof lsn === 'string' ? lsn : undefined;
+      return standby === true ? { lsn: checkedLsn(lsn) } : 'primary';
+    });
+  }
+
+  /** A read with no check (on a server found promoted). */
+  readAnyway(sql: string, parameters: readonly unknown[], arrayRows: boolean): Promise<unknown[]> {
+    const rowMode = arrayRows ? 'array' : undefined;
+    return this.#using(async (client) => {
+      const read = await client.send<{ rows: unknown[] }>({ text: sql, values: parameters as unknown[], rowMode } as pg.QueryConfig);
+      return read.rows;
     });
   }
 

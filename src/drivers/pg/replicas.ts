@@ -6,7 +6,13 @@ import { Replica } from './replica.js';
 import { ReplicaHealth } from './replica-health.js';
 import { PrimaryPosition, checkedLsn } from './wal-position.js';
 import { readWithoutPrimary } from './no-primary.js';
-import { isDatabaseUnavailable } from '../errors.js';
+import { classifyDatabaseError } from '../classify.js';
+
+/** The primary did not answer: unreachable, timed out, lost, or no longer a primary (not a bug, not a missing table). */
+function primaryAway(error: unknown): boolean {
+  const kind = classifyDatabaseError(error)?.kind;
+  return kind === 'unavailable' || kind === 'timeout' || kind === 'outcome_unknown' || kind === 'not_primary';
+}
 
 /** A replica source, one per host of a libpq multi-host URL (hosts-url.ts). */
 function eachHost(source: string | pg.PoolConfig): Array<string | pg.PoolConfig> {
@@ -106,9 +112,13 @@ export class ReplicaSet {
     parameters: readonly unknown[],
     prepared: PreparedStatement | undefined,
   ): Promise<unknown[]> {
-    if (!isDatabaseUnavailable(error)) throw error;
-    const rows = await readWithoutPrimary(this.#replicas, this.#position.latest, async (replica, lsn) => {
-      const answer = await replica.read(lsn, sql, parameters, prepared !== undefined);
+    if (!primaryAway(error)) throw error;
+    const rows = await readWithoutPrimary(this.#replicas, this.#position.latest, async (replica, state) => {
+      const arrays = prepared !== undefined;
+      const answer =
+        state === 'primary'
+          ? { rows: await replica.readAnyway(sql, parameters, arrays) }
+          : await replica.read(state.lsn, sql, parameters, arrays);
       if (answer !== undefined) replica.reads++;
       return answer?.rows;
     });

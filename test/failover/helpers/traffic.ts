@@ -10,6 +10,8 @@ export interface Outcome {
   at: number;
   body: string;
   retryAfter: string | undefined;
+  /** The name a create sent. */
+  name?: string;
 }
 
 /** Acknowledged creates (201) by pet id, with the name sent. */
@@ -79,7 +81,7 @@ export function createLoad(urls: readonly string[], clients: number, label: stri
       agent: agents[client]!,
     });
     if (outcome.status === 201) acknowledged.set((JSON.parse(outcome.body) as { id: number }).id, name);
-    return outcome;
+    return { ...outcome, name };
   });
   return {
     acknowledged,
