@@ -1,5 +1,6 @@
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import pg from 'pg';
+import { classifyDatabaseError } from '../classify.js';
 import { type PoolStatements, StatementClient } from './statement-client.js';
 import type { StatementDeadlines } from './timeout.js';
 
@@ -59,6 +60,17 @@ export function lendClient(lend: Lend): Promise<StatementClient> {
 }
 
 /**
+ * A connection that could not be made sent nothing: a connection lost while connecting (a proxy
+ * such as HAProxy that accepts, then closes for want of a server) is said as such (SQLSTATE 08001,
+ * nothing stored), not as a connection lost under a statement whose outcome is unknown.
+ */
+function connectError(error: Error | undefined): Error {
+  if (error === undefined) return new Error('petstore-router: the pool lent no client');
+  if (classifyDatabaseError(error)?.stored !== 'maybe') return error;
+  return Object.assign(new Error(`could not connect to PostgreSQL: ${error.message}`, { cause: error }), { code: '08001' });
+}
+
+/**
  * The lending of a pool of ours, shared by Kysely's path ({@link statementPool}) and the direct
  * path (pool-runner.ts): pg-pool's documented callback form, each pg client wrapped in one
  * {@link StatementClient} for its whole life, so both paths see the same client state.
@@ -67,7 +79,7 @@ export function lender(pool: pg.Pool, statements: PoolStatements): Lend {
   const wrapped = new WeakMap<pg.PoolClient, StatementClient>();
   return (callback) => {
     pool.connect((error, connected) => {
-      if (error || connected === undefined) return callback(error ?? new Error('petstore-router: the pool lent no client'), undefined);
+      if (error || connected === undefined) return callback(connectError(error), undefined);
       const client = guardClient(connected);
       let statementClient = wrapped.get(client);
       if (statementClient === undefined) wrapped.set(client, (statementClient = new StatementClient(client, statements)));
