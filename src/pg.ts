@@ -70,6 +70,9 @@ export type { ReadRouting, ReplicaState, ReplicaStatus } from './drivers/contrac
  *   that timed out is destroyed), never as a startup parameter, so a pooled URL works as it is.
  * - A `pg.Pool` you created: it stays yours (its parsers and settings are untouched, nothing is
  *   named on it; rows are normalised in our repositories) and `db.destroy()` does not end it.
+ * - A libpq multi-host URL (`postgres://u:p@h1:5432,h2:5433,h3/db?target_session_attrs=read-write`,
+ *   also `load_balance_hosts=random`): a pool per host, each new connection on the first host that
+ *   fits, so the store follows the primary through a failover (docs/operations.md, "High availability").
  *
  * @example
  * ```ts
@@ -77,6 +80,10 @@ export type { ReadRouting, ReplicaState, ReplicaStatus } from './drivers/contrac
  * const db = await createPostgresDatabase(process.env.DATABASE_URL!)
  * // A transaction-mode pooler that refuses named statements, known in advance:
  * const pooled = await createPostgresDatabase(process.env.POOLED_URL!, { preparedStatements: false })
+ * // A Patroni cluster: writes on its primary, reads on its standbys, whichever they are now:
+ * const ha = await createPostgresDatabase('postgres://app:pw@pg1,pg2,pg3/petstore?target_session_attrs=read-write', {
+ *   readReplicas: ['postgres://app:pw@pg1,pg2,pg3/petstore?target_session_attrs=standby'],
+ * })
  * ```
  */
 export function createPostgresDatabase(source: PostgresSource, options: PostgresDatabaseOptions = {}): Promise<Kysely<Database>> {

@@ -21,7 +21,8 @@ snapshot  Writes the pre-migrated PGlite snapshot that createBrowserStore({ snap
 Options:
   --port N          port to listen on, 0 for any free port (default 8080)
   --host HOST       address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)
-  --database URL    PostgreSQL connection URL (default: the DATABASE_URL environment variable)
+  --database URL    PostgreSQL connection URL (default: the DATABASE_URL environment variable);
+                    libpq multi-host form too: postgres://u:p@h1,h2,h3/db?target_session_attrs=read-write
   --data-dir DIR    embedded PGlite data directory, locked against a second process
                     (default ./.petstore-data; used when no database URL is given)
   --keys-file FILE  API keys, one per line; blank lines and lines starting with # are ignored
@@ -35,7 +36,8 @@ Options:
   --read-replica URL
                     a streaming replica of the database to read from (repeatable; default: the
                     comma-separated PETSTORE_READ_REPLICA_URLS). Reads run on a replica only
-                    once it has replayed every write answered before them, else on the database
+                    once it has replayed every write answered before them, else on the database.
+                    A multi-host URL (?target_session_attrs=standby) reads from every standby in it
   --access-log      one JSON line per finished request on stdout (pino field names)
   --metrics-port P  Prometheus metrics at http://H:P/metrics, on a listener of its own (no key)
   --metrics-host H  address of the metrics listener (default 127.0.0.1)
