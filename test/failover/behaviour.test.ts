@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Database } from '../../src/index.js';
@@ -57,6 +57,41 @@ if (ha3) {
       JSON.stringify(routing),
     );
   });
+  test("target_session_attrs and load_balance_hosts on the cluster: libpq's choice of server, in both orders", async () => {
+    const { url, port } = ha3;
+    const primary = `127.0.0.1:${await ha(port, 'primary')}`;
+    const standbys = hostsOf(url).filter((h) => h !== primary);
+    const serverOf = async (hosts: string[], query: string) => {
+      const db = await createPostgresDatabase(withHosts(url, hosts, 'postgres', query), { migrate: false });
+      try {
+        const { rows } = await sql<{ port: number }>`select inet_server_port() as port`.execute(db);
+        return `127.0.0.1:${rows[0]!.port}`;
+      } finally {
+        await db.destroy();
+      }
+    };
+    for (const [hosts, standbyFirst] of [
+      [[primary, ...standbys], standbys[0]!],
+      [[...standbys, primary], standbys[0]!],
+    ] as const) {
+      const expected = {
+        any: hosts[0],
+        'read-write': primary,
+        primary,
+        'read-only': standbyFirst,
+        standby: standbyFirst,
+        'prefer-standby': standbyFirst,
+      };
+      for (const [attrs, server] of Object.entries(expected)) {
+        assert.is(await serverOf([...hosts], `?target_session_attrs=${attrs}`), server, `${attrs} with ${hosts.join(',')}`);
+      }
+    }
+    const seen = new Set<string>();
+    for (let i = 0; i < 24; i++)
+      seen.add(await serverOf([...standbys, primary], '?target_session_attrs=standby&load_balance_hosts=random'));
+    assert.equal([...seen].sort(), [...standbys].sort(), 'load_balance_hosts=random spreads new connections over every fitting host');
+  });
+
   test.after(async () => {
     for (const db of opened) await (await db).destroy();
     await (await setup)?.drop();
