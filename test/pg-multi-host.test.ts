@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createPostgresDatabase } from '../src/pg.js';
-import { fits } from '../src/drivers/pg/host-set.js';
+import { fits } from '../src/drivers/pg/host-check.js';
 import { hostList } from '../src/drivers/pg/hosts-url.js';
 
 test('a multi-host URL is one URL per host, libpq default port 5432, the list parameters taken out', () => {

@@ -1,54 +1,11 @@
 import type pg from 'pg';
-import { answeredByServer, classifyDatabaseError } from '../classify.js';
 import { type HostList, type SessionAttrs, hostList } from './hosts-url.js';
 import { type Lend, lender, ownPool } from './pool.js';
 import type { PoolStatements, StatementClient } from './statement-client.js';
-
-/** What a server was found to be by the check of a connection to it. */
-interface Verdict {
-  readonly standby: boolean;
-  readonly readOnly: boolean;
-  readonly at: number;
-}
-
-/**
- * The check libpq makes of a new connection (fe-connect.c): hot standby (`pg_is_in_recovery()`,
- * libpq's `in_hot_standby`) and read-only sessions (`transaction_read_only`, which a standby and
- * `default_transaction_read_only = on` both set). Rows as arrays.
- */
-const CHECK = {
-  text: "select pg_catalog.pg_is_in_recovery(), pg_catalog.current_setting('transaction_read_only') = 'on'",
-  rowMode: 'array',
-} as pg.QueryConfig;
+import { NoFittingHostError, type Verdict, check, fits, serverFailure } from './host-check.js';
 
 /** A host known down, or known not to fit, is skipped by new connections this long, then tried again. */
 export const RECHECK_MS = 500;
-
-/** Whether a server fits libpq's `target_session_attrs` (prefer-standby's second round asks `any`). */
-export function fits(verdict: Pick<Verdict, 'standby' | 'readOnly'>, attrs: SessionAttrs): boolean {
-  switch (attrs) {
-    case 'read-write':
-      return !verdict.readOnly;
-    case 'read-only':
-      return verdict.readOnly;
-    case 'primary':
-      return !verdict.standby;
-    case 'standby':
-    case 'prefer-standby':
-      return verdict.standby;
-    default:
-      return true;
-  }
-}
-
-/** No host of the list fits: a connection error (SQLSTATE 08001, as libpq's), so it is answered 503. */
-export class NoFittingHostError extends Error {
-  readonly code = '08001';
-  constructor(names: readonly string[], attrs: SessionAttrs, cause: unknown) {
-    super(`no server of ${names.join(',')} is up and fits target_session_attrs=${attrs}`, { cause });
-    this.name = 'NoFittingHostError';
-  }
-}
 
 /** One host of the list: its pool, and what is known of it. */
 class Host {
@@ -158,19 +115,6 @@ export class HostSet {
   end(): Promise<void> {
     return Promise.all(this.#hosts.map((host) => host.pool.end())).then(() => undefined);
   }
-}
-
-/** An error that may mean the server changed: it did not answer (drivers/classify.ts), or refused a write as no longer a primary. */
-function serverFailure(error: unknown): boolean {
-  return !answeredByServer(error) || classifyDatabaseError(error)?.kind === 'not_primary';
-}
-
-/** The check's verdict on one connection. */
-function check(client: StatementClient): Promise<Verdict> {
-  return client.send<pg.QueryArrayResult<[unknown, unknown]>>(CHECK).then(({ rows }) => {
-    const [standby, readOnly] = rows[0] ?? [];
-    return { standby: standby === true, readOnly: readOnly === true, at: performance.now() };
-  });
 }
 
 /** A copy of `items` in random order (Fisher-Yates). */
