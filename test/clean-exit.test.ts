@@ -44,7 +44,7 @@ function exitAfterLastClose(stderr: string, exitedAt: number): number {
 /** README's first snippet as a file of its own, `after` appended after its last line (the close). */
 function readmeSnippet(name: string, after: string): string {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const code = /```ts\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('\n## Use it in-process\n')))![1]!;
+  const code = /```ts\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('\n### In your app\n')))![1]!;
   assert.match(code, /await db\.destroy\(\)\s*(\/\/.*)?\s*$/, 'the snippet ends by closing its database');
   const dir = join(root, '.cache', 'clean-exit');
   mkdirSync(dir, { recursive: true });

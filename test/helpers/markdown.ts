@@ -76,3 +76,25 @@ export function readmeFirstSnippet(readme: string): string {
   if (!m) throw new Error('README has no ```ts block');
   return m[1]!;
 }
+
+/** A fenced code block: its language tag, its text, and the line its fence opens on. */
+export interface CodeBlock {
+  lang: string;
+  code: string;
+  line: number;
+}
+
+/** Every fenced (```) code block of the document, in order. */
+export function codeBlocks(markdown: string): CodeBlock[] {
+  const blocks: CodeBlock[] = [];
+  let open: CodeBlock | undefined;
+  markdown.split('\n').forEach((line, index) => {
+    const fence = /^\s*```(\S*)/.exec(line);
+    if (open === undefined && fence) open = { lang: fence[1]!, code: '', line: index + 1 };
+    else if (open !== undefined && fence) {
+      blocks.push(open);
+      open = undefined;
+    } else if (open !== undefined) open.code += `${line}\n`;
+  });
+  return blocks;
+}
