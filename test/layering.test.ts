@@ -62,6 +62,12 @@ test('routes ask the repositories: no file of src/routes/ imports src/drivers/',
   );
 });
 
+test('SQLSTATE and errno literals are written in src/drivers/classify.ts alone', () => {
+  const literal = /['"](?:[0-9][0-9A-Z]{4}|E(?!RR_)[A-Z]{3,}[A-Z_]*)['"]/;
+  const holding = files('src').filter((file) => literal.test(readFileSync(join(root, file), 'utf8')));
+  assert.equal(holding, ['src/drivers/classify.ts']);
+});
+
 test('only src/drivers/ imports the database drivers (pg, PGlite)', () => {
   const drivers = /^(pg|@electric-sql\/pglite)(\/|$)/;
   assert.equal(

@@ -153,8 +153,8 @@ async function readCapped(reader: ReadableStreamDefaultReader<Uint8Array>, maxBy
         result = await reader.read();
       } catch (error) {
         // An adapter may end the stream with an ApiError of its own (413 at its cap): keep it.
-        // Any other broken upload is the client's doing: not a 500, and never a 503 (an
-        // ECONNRESET of the client's socket would otherwise read as "database unreachable").
+        // Any other broken upload is the client's doing: not a 500, and never a 503 (a
+        // reset of the client's socket would otherwise read as "database unreachable").
         throw error instanceof ApiError ? error : unreadable();
       }
       const { done, value } = result;

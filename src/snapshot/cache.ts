@@ -109,11 +109,11 @@ function writeSnapshot(dir: string, file: string, key: string, payload: Uint8Arr
     const sum = createHash('sha256').update(payload).digest('hex');
     writeFileSync(temp, Buffer.concat([Buffer.from(`${MAGIC} ${key} ${sum} ${payload.length}\n`, 'latin1'), payload]));
     // A valid file is never replaced (readers may hold a Blob backed by it): link() creates the
-    // name only if it is free; a broken file in its place is replaced by an atomic rename.
+    // name only if it is free; where it fails (the name taken, or no hard links on this file
+    // system), anything but a valid file in its place is replaced by an atomic rename.
     try {
       linkSync(temp, file);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    } catch {
       if (!isValid(file, key)) renameSync(temp, file);
     }
     rmSync(temp, { force: true });

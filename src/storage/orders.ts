@@ -3,6 +3,7 @@ import type * as v from 'valibot';
 import type { OrderRecord, OrderStatus, Page } from '../model.js';
 import type { NewOrderSchema } from '../schemas/order.js';
 import type { Database } from './database.js';
+import { isForeignKeyViolation } from '../drivers/classify.js';
 
 // The int64 rule of model.ts, as for pets: ids go in as bigint parameters and come out as
 // PostgreSQL's canonical decimal text (`::text`), whatever the driver's int8 parser.
@@ -32,8 +33,6 @@ function toRecord(row: OrderColumns): OrderRecord {
   return order;
 }
 
-const FOREIGN_KEY_VIOLATION = '23503';
-
 /** An order as the schema gives it: checked, defaults applied. */
 export type ValidOrder = v.InferOutput<typeof NewOrderSchema>;
 
@@ -55,7 +54,7 @@ export async function insertOrder(db: Kysely<Database>, order: ValidOrder): Prom
       .executeTakeFirstOrThrow();
     return toRecord(row);
   } catch (error) {
-    if ((error as { code?: unknown }).code === FOREIGN_KEY_VIOLATION) return undefined;
+    if (isForeignKeyViolation(error)) return undefined;
     throw error;
   }
 }

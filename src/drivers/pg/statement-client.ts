@@ -27,7 +27,7 @@ type Query = (config: string | pg.QueryConfig | pg.QueryArrayConfig, values: unk
  *
  * Pooler safety: names come from the SQL text, so one name means one text on every backend. A
  * transaction-mode pooler (PgBouncer before 1.21) may still lend a backend that lacks a name this
- * client prepared elsewhere (26000) or already has one another client prepared (42P05): the
+ * client prepared elsewhere or already has one another client prepared (classify.ts): the
  * statement is then sent again unnamed and naming stops for the whole pool. Prepared statements
  * never run inside a transaction (the runner lends a client of its own), so a refusal aborts none.
  *
