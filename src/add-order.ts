@@ -19,7 +19,7 @@ import { insertOrder } from './storage/orders.js';
 export async function addOrder(db: Kysely<Database>, input: NewStoredOrder): Promise<StoredOrder> {
   const order = validate(NewOrderSchema, input);
   const added = await insertOrder(db, order);
-  if (added === undefined) throw new ApiError(404, ErrorCode.notFound, `pet ${order.petId} does not exist`);
+  if (added === undefined) throw new ApiError({ status: 404, code: ErrorCode.notFound, message: `pet ${order.petId} does not exist` });
   // The library's own answer: the store-side type, int64 as bigint (model.ts).
   return { ...added, id: BigInt(added.id), petId: BigInt(added.petId) };
 }

@@ -3,7 +3,7 @@
  * thrown (or returned) as an `ApiError`, and `respond.ts` turns it into a Response in one place.
  */
 
-/** The stable set of Error `code` values. Documented in docs/decisions.md; never renamed. */
+/** The stable set of Error `code` values, each in docs/errors.md; never renamed. */
 export const ErrorCode = {
   invalidRequest: 'invalid_request',
   invalidJson: 'invalid_json',
@@ -44,25 +44,43 @@ export interface ErrorBody {
   details?: ErrorDetail[];
 }
 
+/** What an {@link ApiError} is made of. */
+export interface ApiErrorOptions {
+  /** The HTTP status of the answer. */
+  status: number;
+  /** The stable code of the Error body (docs/errors.md). */
+  code: ErrorCode;
+  /** Safe to show to clients: no SQL, no stack, no secret. */
+  message: string;
+  /** The offending fields of a 400. */
+  details?: ErrorDetail[] | undefined;
+  /** Header fields of the answer (lower-case names), e.g. `retry-after`. */
+  headers?: Record<string, string> | undefined;
+  /** What caused it (kept for `onError`, never sent). */
+  cause?: unknown;
+}
+
 /**
  * An error with an HTTP status, a stable code and a message safe to show to clients.
  *
  * @example
  * ```ts
- * throw new ApiError(404, ErrorCode.notFound, 'pet 7 does not exist')
+ * throw new ApiError({ status: 404, code: ErrorCode.notFound, message: 'pet 7 does not exist' })
  * ```
  */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
-  constructor(
-    readonly status: number,
-    readonly code: ErrorCode,
-    message: string,
-    readonly details?: ErrorDetail[],
-    readonly headers?: Record<string, string>,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly details: ErrorDetail[] | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor({ status, code, message, details, headers, cause }: ApiErrorOptions) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.status = status;
+    this.code = code;
+    this.details = details;
+    this.headers = headers;
   }
 
   /** The Error body sent to the client. */
@@ -76,7 +94,7 @@ export class ApiError extends Error {
 /** A 400 naming every offending field at once. */
 export function invalidRequest(details: ErrorDetail[], message?: string): ApiError {
   const names = [...new Set(details.map((d) => d.path))].join(', ');
-  return new ApiError(400, ErrorCode.invalidRequest, message ?? `invalid request: ${names}`, details);
+  return new ApiError({ status: 400, code: ErrorCode.invalidRequest, message: message ?? `invalid request: ${names}`, details });
 }
 
 /** Seconds a client should wait before retrying when the database is unreachable. */

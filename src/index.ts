@@ -13,6 +13,7 @@ export type { HealthOptions } from './routes/health.js';
 export type { ConcurrencyOptions } from './pipeline/shed.js';
 export type { OpenTelemetryApi } from './pipeline/tracing.js';
 export { ApiError, ErrorCode } from './errors.js';
+export type { ApiErrorOptions } from './errors.js';
 export type { ErrorBody, ErrorDetail } from './errors.js';
 export { migrate, MIGRATION_TABLE, MIGRATION_LOCK_TABLE, type MigrateOptions } from './storage/migrate.js';
 export { addOrder } from './add-order.js';

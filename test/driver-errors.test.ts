@@ -108,7 +108,7 @@ test("the store answers with its database's own classifier", () => {
 });
 
 test('an ApiError passes through unchanged', () => {
-  const e = new ApiError(404, 'not_found', 'nope');
+  const e = new ApiError({ status: 404, code: 'not_found', message: 'nope' });
   assert.is(toApiError(e), e);
 });
 

@@ -134,7 +134,7 @@ test("a reader that fails: 400 (the client's doing); one that fails with an ApiE
     code: 'invalid_request',
     message: 'the request body could not be read to its end',
   });
-  const own = new ApiError(413, ErrorCode.payloadTooLarge, 'the request body exceeds 10 bytes');
+  const own = new ApiError({ status: 413, code: ErrorCode.payloadTooLarge, message: 'the request body exceeds 10 bytes' });
   assert.equal(await outcome(failing(own)), {
     status: 413,
     code: 'payload_too_large',

@@ -107,7 +107,9 @@ export class NodeBodyReader implements BodyReader {
     this.#received += chunk.byteLength;
     if (this.#received > this.#maxBytes) {
       this.#state.overCap = true;
-      this.#fail(new ApiError(413, ErrorCode.payloadTooLarge, `the request body exceeds ${this.#maxBytes} bytes`));
+      this.#fail(
+        new ApiError({ status: 413, code: ErrorCode.payloadTooLarge, message: `the request body exceeds ${this.#maxBytes} bytes` }),
+      );
       return;
     }
     if (this.#whole !== undefined) {

@@ -48,7 +48,7 @@ export function docsRoutes(reference: ApiReference): RouteDefinition[] {
       responses: { '200': { description: 'The file.', body: { type: 'string' }, mediaType: 'application/octet-stream' }, '404': 'NotFound' },
       handler: async ({ params }) => {
         const file = await reference.asset(params.asset);
-        if (!file) throw new ApiError(404, ErrorCode.notFound, 'no such resource');
+        if (!file) throw new ApiError({ status: 404, code: ErrorCode.notFound, message: 'no such resource' });
         return plainResponse(200, file.body, { 'content-type': file.type, 'cache-control': 'public, max-age=3600' });
       },
     }),

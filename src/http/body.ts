@@ -25,7 +25,7 @@ export function readJsonObject(request: Request, maxBytes = MAX_BODY_BYTES): Pro
   try {
     const type = request.headers.get('content-type');
     if (type === null || !JSON_MEDIA_TYPE.test(type.trim())) {
-      throw new ApiError(415, ErrorCode.unsupportedMediaType, 'the request body must be application/json');
+      throw new ApiError({ status: 415, code: ErrorCode.unsupportedMediaType, message: 'the request body must be application/json' });
     }
     const declared = request.headers.get('content-length');
     if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
@@ -38,18 +38,22 @@ export function readJsonObject(request: Request, maxBytes = MAX_BODY_BYTES): Pro
 /** A body's bytes as the JSON object it must be (400 otherwise). */
 function jsonObject(bytes: Uint8Array): Record<string, unknown> {
   const text = decodeUtf8(bytes);
-  if (text.trim() === '') throw new ApiError(400, ErrorCode.invalidJson, 'the request body is empty');
+  if (text.trim() === '') throw new ApiError({ status: 400, code: ErrorCode.invalidJson, message: 'the request body is empty' });
   let value: unknown;
   try {
     value = parseJson(text);
   } catch (error) {
-    if (error instanceof JsonSyntaxError) throw new ApiError(400, ErrorCode.invalidJson, `malformed JSON: ${error.message}`);
+    if (error instanceof JsonSyntaxError)
+      throw new ApiError({ status: 400, code: ErrorCode.invalidJson, message: `malformed JSON: ${error.message}` });
     throw error;
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new ApiError(400, ErrorCode.invalidRequest, 'the request body must be a JSON object', [
-      { path: '', message: 'must be a JSON object' },
-    ]);
+    throw new ApiError({
+      status: 400,
+      code: ErrorCode.invalidRequest,
+      message: 'the request body must be a JSON object',
+      details: [{ path: '', message: 'must be a JSON object' }],
+    });
   }
   return value as Record<string, unknown>;
 }
@@ -116,23 +120,23 @@ function wholeBody(request: Request): Promise<Uint8Array> {
 }
 
 function alreadyRead(): ApiError {
-  return new ApiError(400, ErrorCode.invalidRequest, 'the request body has already been read');
+  return new ApiError({ status: 400, code: ErrorCode.invalidRequest, message: 'the request body has already been read' });
 }
 
 function decodeUtf8(bytes: Uint8Array): string {
   try {
     return UTF8.decode(bytes);
   } catch {
-    throw new ApiError(400, ErrorCode.invalidJson, 'the request body is not valid UTF-8');
+    throw new ApiError({ status: 400, code: ErrorCode.invalidJson, message: 'the request body is not valid UTF-8' });
   }
 }
 
 function unreadable(): ApiError {
-  return new ApiError(400, ErrorCode.invalidRequest, 'the request body could not be read to its end');
+  return new ApiError({ status: 400, code: ErrorCode.invalidRequest, message: 'the request body could not be read to its end' });
 }
 
 function tooLarge(maxBytes: number): ApiError {
-  return new ApiError(413, ErrorCode.payloadTooLarge, `the request body exceeds ${maxBytes} bytes`);
+  return new ApiError({ status: 413, code: ErrorCode.payloadTooLarge, message: `the request body exceeds ${maxBytes} bytes` });
 }
 
 /**

@@ -21,7 +21,7 @@ const SHA256_KEY = /^sha256:([0-9a-fA-F]{64})$/;
 
 function unauthorized(message: string, error?: 'invalid_request' | 'invalid_token'): ApiError {
   const challenge = error ? `Bearer error="${error}"` : 'Bearer';
-  return new ApiError(401, ErrorCode.unauthorized, message, undefined, { 'www-authenticate': challenge });
+  return new ApiError({ status: 401, code: ErrorCode.unauthorized, message, headers: { 'www-authenticate': challenge } });
 }
 
 /**

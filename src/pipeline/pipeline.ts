@@ -78,8 +78,13 @@ export function createPipeline({
       if (seen) seen.principal = principal;
       if (!found) throw notFound();
       if (!found.route) {
-        throw new ApiError(405, ErrorCode.methodNotAllowed, `${request.method} is not allowed here`, undefined, {
-          allow: found.allow,
+        throw new ApiError({
+          status: 405,
+          code: ErrorCode.methodNotAllowed,
+          message: `${request.method} is not allowed here`,
+          headers: {
+            allow: found.allow,
+          },
         });
       }
       const req: RouteRequest = { request, url, params: found.params, store, principal };
@@ -183,7 +188,7 @@ export function createRouteMatcher(table: readonly RouteDefinition[], basePath: 
 }
 
 function notFound(): ApiError {
-  return new ApiError(404, ErrorCode.notFound, 'no such resource');
+  return new ApiError({ status: 404, code: ErrorCode.notFound, message: 'no such resource' });
 }
 
 /** An `X-Request-Id` we keep: 1 to 200 characters of `A-Z a-z 0-9 - _ . : =` (nothing a log line could be forged with). */

@@ -34,7 +34,7 @@ export function createRateLimiter(options: RateLimitOptions, counts: Repositorie
     const headers = { 'ratelimit-policy': policy, ratelimit: `"default";r=${Math.max(0, limit - hits)};t=${reset}` };
     if (hits <= limit) return headers;
     const message = `rate limit of ${limit} requests per ${windowSeconds} s reached; retry in ${reset} s`;
-    throw new ApiError(429, ErrorCode.rateLimited, message, undefined, { ...headers, 'retry-after': String(reset) });
+    throw new ApiError({ status: 429, code: ErrorCode.rateLimited, message, headers: { ...headers, 'retry-after': String(reset) } });
   };
 }
 

@@ -26,15 +26,15 @@ export function toApiError(error: unknown, classify: (error: unknown) => Databas
   const cause = { cause: error };
   switch (failure?.kind) {
     case undefined:
-      return new ApiError(500, ErrorCode.internalError, 'internal server error', undefined, undefined, cause);
+      return new ApiError({ status: 500, code: ErrorCode.internalError, message: 'internal server error', ...cause });
     case 'not_migrated':
-      return new ApiError(503, ErrorCode.databaseNotMigrated, NOT_MIGRATED_MESSAGE, undefined, RETRY, cause);
+      return new ApiError({ status: 503, code: ErrorCode.databaseNotMigrated, message: NOT_MIGRATED_MESSAGE, headers: RETRY, ...cause });
     case 'closed':
-      return new ApiError(503, ErrorCode.databaseClosed, CLOSED_MESSAGE, undefined, undefined, cause);
+      return new ApiError({ status: 503, code: ErrorCode.databaseClosed, message: CLOSED_MESSAGE, ...cause });
     default: {
       // A write that may have committed says so: the client must not assume it failed.
       const message = write && failure?.stored === 'maybe' ? OUTCOME_UNKNOWN_MESSAGE : UNAVAILABLE_MESSAGE;
-      return new ApiError(503, ErrorCode.serviceUnavailable, message, undefined, RETRY, cause);
+      return new ApiError({ status: 503, code: ErrorCode.serviceUnavailable, message, headers: RETRY, ...cause });
     }
   }
 }

@@ -118,8 +118,13 @@ function retryAfterPolicy({ retryAfterSeconds: least, maxRetryAfterSeconds: most
   const errorFor = (seconds: number) => {
     let error = errors.get(seconds);
     if (error === undefined) {
-      error = new ApiError(503, ErrorCode.overloaded, 'the server is at capacity, retry after Retry-After seconds', undefined, {
-        'retry-after': String(seconds),
+      error = new ApiError({
+        status: 503,
+        code: ErrorCode.overloaded,
+        message: 'the server is at capacity, retry after Retry-After seconds',
+        headers: {
+          'retry-after': String(seconds),
+        },
       });
       errors.set(seconds, error);
     }

@@ -25,7 +25,7 @@ export type {
  *   responses: { '200': { description: 'The order.', body: 'Order' }, '400': 'BadRequest', '401': 'Unauthorized', '404': 'NotFound', ...SERVER_ERRORS },
  *   handler: async ({ params, store }) => {
  *     const order = await store.orders.find(params.orderId) // params.orderId: bigint
- *     if (!order) throw new ApiError(404, ErrorCode.notFound, `order ${params.orderId} does not exist`)
+ *     if (!order) throw new ApiError({ status: 404, code: ErrorCode.notFound, message: `order ${params.orderId} does not exist` })
  *     return jsonResponse(200, writeOrder(order))
  *   },
  * })

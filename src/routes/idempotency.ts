@@ -76,7 +76,11 @@ export async function idempotent(
   });
   if (claim.outcome !== 'claimed') {
     if (claim.fingerprint !== requestFingerprint) {
-      throw new ApiError(422, ErrorCode.unprocessable, 'this Idempotency-Key was already used with another request body');
+      throw new ApiError({
+        status: 422,
+        code: ErrorCode.unprocessable,
+        message: 'this Idempotency-Key was already used with another request body',
+      });
     }
     if (claim.outcome === 'in_flight') throw inFlight();
     return storedResponse(claim.response, { [REPLAYED_HEADER]: 'true' });
@@ -96,7 +100,12 @@ export async function idempotent(
 }
 
 function inFlight(): ApiError {
-  return new ApiError(409, ErrorCode.conflict, 'a request with this Idempotency-Key is still in progress; retry later', undefined, {
-    'retry-after': '1',
+  return new ApiError({
+    status: 409,
+    code: ErrorCode.conflict,
+    message: 'a request with this Idempotency-Key is still in progress; retry later',
+    headers: {
+      'retry-after': '1',
+    },
   });
 }

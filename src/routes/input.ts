@@ -133,7 +133,8 @@ export function compileHandler<R extends RequestShape>(documentation: RouteDocum
 
   function handle(req: RouteRequest): Promise<Answer> {
     try {
-      if (gone !== undefined && isSunset(req.store.deprecation, req.store.now())) throw new ApiError(410, ErrorCode.gone, gone);
+      if (gone !== undefined && isSunset(req.store.deprecation, req.store.now()))
+        throw new ApiError({ status: 410, code: ErrorCode.gone, message: gone });
       return body === undefined ? run(req, undefined) : readAndRun(req);
     } catch (error) {
       return Promise.reject(error);

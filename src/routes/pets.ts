@@ -108,7 +108,7 @@ export const getPetRoute = defineRoute({
   },
   handler: ({ params, store }) =>
     store.pets.find(params.petId).then((pet) => {
-      if (!pet) throw new ApiError(404, ErrorCode.notFound, `pet ${params.petId} does not exist`);
+      if (!pet) throw new ApiError({ status: 404, code: ErrorCode.notFound, message: `pet ${params.petId} does not exist` });
       return jsonResponse(200, writePet(pet));
     }),
 });

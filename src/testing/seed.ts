@@ -32,5 +32,5 @@ export async function seed(db: AnyKysely, data: SeedData, options: { schema?: st
 /** The 400 of data the API would refuse: the details in the message too, for a test's failure output. */
 function invalidSeed(details: ErrorDetail[]): ApiError {
   const list = details.map((d) => `${d.path} ${d.message}`).join('; ');
-  return new ApiError(400, ErrorCode.invalidRequest, `petstore-router: seed: ${list}`, details);
+  return new ApiError({ status: 400, code: ErrorCode.invalidRequest, message: `petstore-router: seed: ${list}`, details });
 }
