@@ -13,6 +13,8 @@ const NOT_MIGRATED = failure('not_migrated', 'no');
 const CLOSED = failure('closed', 'no');
 
 // SQLSTATEs (PostgreSQL, appendix A).
+/** sqlclient_unable_to_establish_sqlconnection: what our driver's own "could not connect" errors carry, as libpq's do. */
+export const UNABLE_TO_CONNECT = '08001';
 const QUERY_CANCELED = '57014'; // statement_timeout, or a cancel: the server ended the statement
 const READ_ONLY_SQL_TRANSACTION = '25006'; // a write sent to a standby (or a primary demoted to one)
 const UNDEFINED_TABLE = '42P01';

@@ -1,6 +1,6 @@
 // What a connection of a multi-host URL is checked for, libpq's way (fe-connect.c), and what fits.
 import type pg from 'pg';
-import { answeredByServer, classifyDatabaseError } from '../classify.js';
+import { UNABLE_TO_CONNECT, answeredByServer, classifyDatabaseError } from '../classify.js';
 import type { SessionAttrs } from './hosts-url.js';
 import type { StatementClient } from './statement-client.js';
 
@@ -40,7 +40,7 @@ export function fits(verdict: Pick<Verdict, 'standby' | 'readOnly'>, attrs: Sess
 
 /** No host of the list fits: a connection error (SQLSTATE 08001, as libpq's), so it is answered 503. */
 export class NoFittingHostError extends Error {
-  readonly code = '08001';
+  readonly code = UNABLE_TO_CONNECT;
   constructor(names: readonly string[], attrs: SessionAttrs, cause: unknown) {
     super(`no server of ${names.join(',')} is up and fits target_session_attrs=${attrs}`, { cause });
     this.name = 'NoFittingHostError';

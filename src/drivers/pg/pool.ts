@@ -1,6 +1,6 @@
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import pg from 'pg';
-import { classifyDatabaseError } from '../classify.js';
+import { UNABLE_TO_CONNECT, classifyDatabaseError } from '../classify.js';
 import { type PoolStatements, StatementClient } from './statement-client.js';
 import type { StatementDeadlines } from './timeout.js';
 
@@ -67,7 +67,7 @@ export function lendClient(lend: Lend): Promise<StatementClient> {
 function connectError(error: Error | undefined): Error {
   if (error === undefined) return new Error('petstore-router: the pool lent no client');
   if (classifyDatabaseError(error)?.stored !== 'maybe') return error;
-  return Object.assign(new Error(`could not connect to PostgreSQL: ${error.message}`, { cause: error }), { code: '08001' });
+  return Object.assign(new Error(`could not connect to PostgreSQL: ${error.message}`, { cause: error }), { code: UNABLE_TO_CONNECT });
 }
 
 /**
