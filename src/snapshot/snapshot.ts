@@ -16,7 +16,7 @@ const SNAPSHOT_FORMAT = 'petstore-router-snapshot/3';
  * faster than gzip (docs/testing.md). A checkpoint first, so a start from it replays little WAL. Costs one initdb: make it once and keep it (cache.ts).
  */
 export async function migratedSnapshot(): Promise<Blob> {
-  const pglite = newPGlite({ initDbStartParams: ['--wal-segsize=1'] }); // 1 MiB WAL segments: a 16 MiB one was 40% of the dump
+  const pglite = newPGlite({ initDbStartParams: ['--wal-segsize=1'] }); // 1 MiB WAL segments: the default 16 MiB one would be much of the dump
   try {
     await migrate(pgliteKysely(pglite, false));
     await pglite.exec('checkpoint'); // less WAL to replay when a PGlite starts from the dump

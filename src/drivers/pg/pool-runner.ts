@@ -2,7 +2,7 @@ import type { StatementRunner } from '../contract.js';
 import type { Lend } from './pool.js';
 
 /**
- * The runner of a pool of ours (statements.ts): lend a client, send the statement prepared
+ * The runner of a pool of ours (the contract's StatementRunner): lend a client, send the statement prepared
  * (statement-client.ts: naming, the pooler fallback, array rows), give the client back, resolve.
  * pg's and pg-pool's documented callback forms, so one promise per statement in all. The client
  * goes back with `release()` after success and failure alike: pg-pool itself discards a client

@@ -25,7 +25,7 @@ export class StatementTimeoutError extends Error {
  *
  * Why not pg's `query_timeout`: it arms and clears a timer per query, and that timer's closure
  * holds the query and its rows; under load those survive young-generation collections and the
- * server spent a fifth of its CPU in the garbage collector (docs/performance.md). Here one timer
+ * server spent much of its CPU in the garbage collector (figures: docs/performance.md). Here one timer
  * per pool watches every statement: statements are kept in the order they started (a Set iterates
  * in insertion order), so the first is the oldest, and the timer is armed for its deadline only.
  * Idle, no timer stays armed past the last deadline; the timer never holds the process open

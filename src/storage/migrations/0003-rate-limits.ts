@@ -7,7 +7,7 @@ import { type Kysely, sql } from 'kysely';
  * the start of its current fixed window and the requests counted in it (storage/rate-limits.ts).
  *
  * UNLOGGED: the counters write no WAL, so counting a request does not wait for a WAL flush at
- * commit (a logged table made every counted request wait for one; docs/rate-limits.md). The price
+ * commit (a logged table made every counted request wait for one; docs/decisions.md, "rate-limit table"). The price
  * is acceptable for counters: after a PostgreSQL crash the table is empty (every key starts a
  * fresh window), and standbys do not have it (the primary counts).
  */
