@@ -1,7 +1,7 @@
 // Wrong options fail at creation, synchronously, with a message that names the option and what to
 // pass (issue 24 item 3), through the public entry points: createPetStore, createPostgresDatabase,
 // createPGliteDatabase, createTestStore. What a user would mean is accepted: one key as a string.
-import { PGlite } from '@electric-sql/pglite';
+import { ownPGlite } from './helpers/db.js';
 import pg from 'pg';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -31,7 +31,7 @@ function thrown(fn: () => unknown): string {
 }
 
 test('db: a raw PGlite names PGlite and says to wrap it', async () => {
-  const pglite = new PGlite();
+  const pglite = await ownPGlite();
   try {
     const message = thrown(() => createPetStore({ db: pglite as never, keys: ['k'] }));
     assert.match(message, 'createPetStore: options.db must be a Kysely instance (got a PGlite)');

@@ -128,7 +128,7 @@ test('petstore-router snapshot: usage errors exit 2', () => {
 });
 
 test('createBrowserStore refuses a snapshot it cannot use, before PGlite starts', async () => {
-  const { PGlite } = await import('@electric-sql/pglite');
+  const { ownPGlite } = await import('./helpers/db.js');
   const { createBrowserStore } = await import('../src/browser.js');
   const refusals: [object, RegExp][] = [
     [{ snapshot: 42 }, /options\.snapshot must be the snapshot file's URL/],
@@ -144,7 +144,7 @@ test('createBrowserStore refuses a snapshot it cannot use, before PGlite starts'
       assert.match((error as Error).message, message);
     }
   }
-  const own = new PGlite();
+  const own = await ownPGlite();
   try {
     await createBrowserStore({ keys: ['k'], pglite: own, snapshot: '/petstore.snapshot' });
     assert.unreachable('accepted');

@@ -6,7 +6,7 @@ import { createPetStore } from '../src/index.js';
 import { createPostgresDatabase } from '../src/pg.js';
 import { createPGliteDatabase } from '../src/pglite.js';
 import { listPets } from '../src/storage/pets.js';
-import { resetDatabase, sharedPGlite } from './helpers/db.js';
+import { ownPGlite, resetDatabase, sharedPGlite } from './helpers/db.js';
 import { KEY } from './helpers/harness.js';
 import { postgresTest } from './helpers/postgres-test.js';
 
@@ -43,7 +43,7 @@ test('PGlite: a transaction that rolls back while another request inserts loses 
 });
 
 test('PGlite passed in by the caller stays open after db.destroy(); one we create is closed', async () => {
-  const pglite = new PGlite();
+  const pglite = await ownPGlite();
   const db = await createPGliteDatabase({ pglite });
   await db.destroy();
   assert.is(pglite.closed, false);
@@ -71,7 +71,7 @@ test('a PGlite we create is closed by db.destroy() even if never queried ({ migr
 });
 
 test("a PGlite passed in with a lossy int8 parser of the caller's still answers exact ids past 2^53", async () => {
-  const pglite = new PGlite({ parsers: { 20: (v: string) => Number(v) } }); // the caller's choice: int8 as a JS number
+  const pglite = await ownPGlite({ parsers: { 20: (v: string) => Number(v) } }); // the caller's choice: int8 as a JS number
   const db = await createPGliteDatabase({ pglite });
   await db
     .insertInto('petstore_pets')

@@ -1,7 +1,9 @@
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/index.js';
 import { createPostgresDatabase } from '../../src/pg.js';
 import { createPGliteDatabase } from '../../src/pglite.js';
+import { cachedSnapshot } from '../../src/snapshot/cache.js';
 import { databaseUrl } from './postgres-test.js';
 
 /**
@@ -12,6 +14,14 @@ let pglite: Promise<Kysely<Database>> | undefined;
 export function sharedPGlite(): Promise<Kysely<Database>> {
   pglite ??= createPGliteDatabase();
   return pglite;
+}
+
+/**
+ * A PGlite of a caller's own, started from the pre-migrated snapshot: `new PGlite()` runs initdb,
+ * seconds of CPU, for a test that only needs some PGlite to pass in.
+ */
+export async function ownPGlite(options: PGliteOptions = {}): Promise<PGlite> {
+  return new PGlite({ ...options, loadDataDir: await cachedSnapshot() });
 }
 
 /** PostgreSQL from DATABASE_URL, or undefined when unset (CI always sets it; see .ci/run). */
