@@ -5,6 +5,9 @@
  * `finally`): the suite's tests are in `Total` but neither passed nor failed, and uvu exits 0.
  */
 
+/** Starts the line a worker of scripts/uvu-parallel.ts writes after each file's report. */
+export const FILE_DONE = '\u0000uvu-parallel file done';
+
 export interface UvuTotals {
   total: number;
   passed: number;

@@ -1,0 +1,71 @@
+// scripts/uvu-parallel.ts, which `npm test` runs: test files in parallel worker processes, one
+// summary `.ci/run` sums, and uvu-strict's protection (a before hook that throws fails the run).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { uvuTotals } from '../scripts/uvu-totals.js';
+
+const root = new URL('..', import.meta.url).pathname;
+const uvuModule = createRequire(import.meta.url).resolve('uvu');
+const assertModule = createRequire(import.meta.url).resolve('uvu/assert');
+
+/** Writes each fixture as a test file of a temporary directory and runs the parallel runner on it. */
+function runFixtures(files: Record<string, string>, env: Record<string, string> = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'uvu-parallel-'));
+  try {
+    for (const [name, body] of Object.entries(files)) {
+      const imports = `import { test } from ${JSON.stringify(uvuModule)};\nimport * as assert from ${JSON.stringify(assertModule)};\n`;
+      writeFileSync(join(dir, name), imports + body);
+    }
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/uvu-parallel.ts', '-r', 'tsx', dir, '-c', 'false'], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, DATABASE_URL: '', TEST_WORKERS: '2', ...env },
+    });
+    return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const passing = `test('one', () => assert.ok(true));\ntest.skip('two', () => {});\ntest.run();\n`;
+const failingHook = `test.before(() => { throw new Error('no database'); });\ntest('a', () => {});\ntest('b', () => {});\ntest.run();\n`;
+const failingTest = `test('c', () => assert.is(1, 2));\ntest.run();\n`;
+/** Reports which process ran it, so the test can see files ran in more than one. */
+const pid = `test('pid', () => { console.log('pid=' + process.pid); });\ntest.run();\n`;
+
+test('passing files: one summary summing every file, exit 0, files spread over the workers', () => {
+  const run = runFixtures({ 'a.test.ts': passing, 'b.test.ts': pid, 'c.test.ts': pid, 'd.test.ts': pid, 'e.test.ts': passing });
+  assert.is(run.code, 0, run.stderr);
+  assert.equal(uvuTotals(run.stdout), { total: 5, passed: 5, skipped: 2 });
+  assert.is([...run.stdout.matchAll(/^\s*Total:/gm)].length, 1, 'one Total line, so .ci/run counts each test once');
+  assert.ok(new Set([...run.stdout.matchAll(/pid=(\d+)/g)].map((m) => m[1])).size > 1, 'more than one worker ran files');
+});
+
+test('a failing test fails the run and names its file', () => {
+  const run = runFixtures({ 'a.test.ts': passing, 'b.test.ts': failingTest });
+  assert.is(run.code, 1);
+  assert.equal(uvuTotals(run.stdout), { total: 2, passed: 1, skipped: 1 });
+  assert.match(run.stderr, /b\.test\.ts: uvu exited with code 1/);
+});
+
+test("a before hook that throws (uvu 0.5 exits 0) fails the run, as uvu-strict's does", () => {
+  const run = runFixtures({ 'a.test.ts': passing, 'b.test.ts': failingHook });
+  assert.is(run.code, 1);
+  assert.match(run.stderr, /b\.test\.ts: 2 of 2 test\(s\) neither passed nor failed/);
+});
+
+test('a file that kills its worker fails the run; the other files still run', () => {
+  const crash = `test('x', () => { process.exit(3); });\ntest.run();\n`;
+  const run = runFixtures({ 'a.test.ts': crash, 'b.test.ts': passing, 'c.test.ts': passing, 'd.test.ts': passing });
+  assert.is(run.code, 1);
+  assert.match(run.stderr, /a\.test\.ts: uvu exited with code 3/);
+  assert.equal(uvuTotals(run.stdout), { total: 3, passed: 3, skipped: 3 });
+});
+
+test.run();
