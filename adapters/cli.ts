@@ -5,6 +5,7 @@
  * and docs/browser.md. Exit codes: 0 success, 1 failure, 2 usage error.
  */
 import { readFileSync } from 'node:fs';
+import module from 'node:module';
 import { nodeVersionProblem } from './cli/node-version.js';
 
 // Checked before the command's modules load, so an older Node gets this sentence, not whatever breaks first.
@@ -18,5 +19,9 @@ if (problem !== undefined) {
 function version(): string {
   return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }
+
+// Node's on-disk cache of compiled modules (documented, Node 22.1+): a second start skips compiling
+// Kysely and our modules again. A cache it cannot write is reported in the result, never thrown.
+module.enableCompileCache?.();
 
 (await import('./cli/main.js')).run(process.argv.slice(2), version);

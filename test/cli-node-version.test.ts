@@ -1,7 +1,8 @@
 // On a Node.js older than package.json's engines, the CLI says which Node it needs and exits 1
 // before loading anything else (issue 38 item 11: a Node 20 user was told nothing).
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { test } from 'uvu';
@@ -45,6 +46,20 @@ test('on Node 22 it runs; the oldest Node is the one package.json engines names'
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string; engines: { node: string } };
   assert.is(stdout, `${pkg.version}\n`);
   assert.is(pkg.engines.node, `>=${OLDEST_NODE}`);
+});
+
+test("the command keeps Node's compile cache, so a second start does not compile its modules again", async () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'petstore-compile-cache-'));
+  try {
+    await run(process.execPath, ['--import', 'tsx', 'adapters/cli.ts', '--version'], {
+      cwd: root,
+      env: { ...process.env, TMPDIR: tmp, NODE_COMPILE_CACHE: undefined },
+    });
+    const dir = join(tmp, 'node-compile-cache');
+    assert.ok(existsSync(dir) && readdirSync(dir).length > 0, 'node-compile-cache written under the temporary directory');
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
 });
 
 test.run();

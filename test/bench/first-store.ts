@@ -7,13 +7,17 @@
  *   `PGlite.create()` being ready;
  * - `petstore-router serve` on a new data directory answering its first request, against a bare
  *   PGlite creating a new data directory;
- * - the same on an existing data directory, against a bare PGlite opening it.
+ * - the same on an existing data directory, against a bare PGlite opening it: with the page cache
+ *   warm (the run before read the same files), and cold (every file either side reads evicted from
+ *   the page cache first with posix_fadvise DONTNEED, through python3: data directory, dist/,
+ *   node_modules, Node's compile cache).
  *
  * Ours start from the pre-migrated snapshots: the per-machine cache (the migrated snapshot and
  * the test stores' one) is filled once before the timed runs (its making is reported apart). Uses the built package (`npm run build`).
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { config } from './config.js';
@@ -77,6 +81,24 @@ function timeTo(args: string[], ready: RegExp, env: NodeJS.ProcessEnv = {}, afte
   });
 }
 
+/** Files a start reads: the data directories, the package, its dependencies, Node's compile cache. */
+const EVICTED = [join(root, 'dist'), join(root, 'node_modules'), join(tmpdir(), 'node-compile-cache')];
+
+/** Drops `paths` (files and directory trees) from the page cache, so the next start reads the disk. */
+async function evict(paths: string[]): Promise<void> {
+  const script = `import os, sys
+for top in sys.argv[1:]:
+    for d, _, names in os.walk(top):
+        for n in names:
+            try:
+                fd = os.open(os.path.join(d, n), os.O_RDONLY)
+                os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+                os.close(fd)
+            except OSError:
+                pass`;
+  await promisify(execFile)('python3', ['-c', script, ...paths]);
+}
+
 /** `serve` answering its first request: the listening line, then one GET with the key. */
 function serveFirstAnswer(dataDir: string): Promise<number> {
   return timeTo(
@@ -106,7 +128,16 @@ export async function runFirstStore(log: (s: string) => void): Promise<string> {
     const warm = performance.now() - t;
     log(`  snapshot cache ready after ${fmt.int(warm)} ms`);
 
-    const f: Record<string, number[]> = { bareMemory: [], testStore: [], bareNew: [], serveNew: [], bareOpen: [], serveOpen: [] };
+    const f: Record<string, number[]> = {
+      bareMemory: [],
+      testStore: [],
+      bareNew: [],
+      serveNew: [],
+      bareOpen: [],
+      serveOpen: [],
+      bareCold: [],
+      serveCold: [],
+    };
     const bareOpenDir = join(scratch, 'bare-open');
     const serveOpenDir = join(scratch, 'serve-open');
     await timeTo([script('bare-dir.mjs'), bareOpenDir], /^ready$/); // existing directories for the "open" pairs
@@ -118,9 +149,14 @@ export async function runFirstStore(log: (s: string) => void): Promise<string> {
       f.bareNew!.push(await timeTo([script('bare-dir.mjs'), join(scratch, `bare-new-${i}`)], /^ready$/));
       f.serveOpen!.push(await serveFirstAnswer(serveOpenDir));
       f.bareOpen!.push(await timeTo([script('bare-dir.mjs'), bareOpenDir], /^ready$/));
+      await evict([serveOpenDir, bareOpenDir, ...EVICTED]);
+      f.serveCold!.push(await serveFirstAnswer(serveOpenDir));
+      await evict([serveOpenDir, bareOpenDir, ...EVICTED]);
+      f.bareCold!.push(await timeTo([script('bare-dir.mjs'), bareOpenDir], /^ready$/));
       log(
         `  run ${i + 1}/${RUNS}: test store ${fmt.int(f.testStore!.at(-1)!)} / bare ${fmt.int(f.bareMemory!.at(-1)!)} ms; ` +
-          `serve new ${fmt.int(f.serveNew!.at(-1)!)} / bare ${fmt.int(f.bareNew!.at(-1)!)} ms; serve existing ${fmt.int(f.serveOpen!.at(-1)!)} / bare ${fmt.int(f.bareOpen!.at(-1)!)} ms`,
+          `serve new ${fmt.int(f.serveNew!.at(-1)!)} / bare ${fmt.int(f.bareNew!.at(-1)!)} ms; serve existing ${fmt.int(f.serveOpen!.at(-1)!)} / bare ${fmt.int(f.bareOpen!.at(-1)!)} ms; ` +
+          `cold ${fmt.int(f.serveCold!.at(-1)!)} / bare ${fmt.int(f.bareCold!.at(-1)!)} ms`,
       );
     }
     const m = (k: string) => median(f[k]!);
@@ -154,11 +190,18 @@ export async function runFirstStore(log: (s: string) => void): Promise<string> {
             'bare PGlite on a new data directory ready',
           ),
           row(
-            '`serve` on an existing data directory answers its first request',
+            '`serve` on an existing data directory answers its first request (page cache warm)',
             'serveOpen',
             'bareOpen',
-            1.5,
+            1.3,
             'bare PGlite opening it ready',
+          ),
+          row(
+            '`serve` on an existing data directory answers its first request (page cache cold)',
+            'serveCold',
+            'bareCold',
+            1.3,
+            'bare PGlite opening it ready, page cache cold',
           ),
         ],
       ) + `\n\nMedians of ${RUNS} fresh processes each, interleaved. The snapshot cache was made (or found) first: ${fmt.int(warm)} ms.`
