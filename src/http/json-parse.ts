@@ -1,11 +1,11 @@
 /**
- * A strict JSON parser (RFC 8259) that keeps integers exact.
+ * A strict JSON parser (RFC 8259) that keeps integers exact: an integer literal (no fraction, no
+ * exponent) becomes a `bigint`, any other number a `number`, so validation can refuse `1.0` and
+ * `1e3` for int64 fields. Objects have no prototype, so `__proto__` and `constructor` are plain keys.
  *
- * Why our own: `JSON.parse` turns every number into a double, so `9007199254740993` silently
- * becomes `9007199254740992`, and `1.0` cannot be told apart from `1`. Node 20 has no
- * `JSON.parse` source-text access. Here an integer literal (no fraction, no exponent) becomes a
- * `bigint`; any other number stays a `number`, so validation can reject `1.0` and `1e3` for int64
- * fields. Objects have no prototype, so `__proto__` and `constructor` are plain keys.
+ * Why our own: `JSON.parse` rounds every number to a double; with a reviver reading each number's
+ * source text (every supported runtime has it) it is exact but slower by more than 3% of a create,
+ * and so is lossless-json (`BENCH_ONLY=json-parse npm run bench`, docs/performance.md).
  */
 
 /** Thrown for text that is not JSON; `message` is safe to show to clients. */

@@ -4,7 +4,7 @@
  * | variable              | default                                                  |
  * |-----------------------|----------------------------------------------------------|
  * | BENCH_QUICK=1         | short rounds and fewer iterations (a smoke run, ~5 min)  |
-  suites: list('BENCH_ONLY', ['http', 'inprocess', 'ergonomics', 'test-stores', 'first-store', 'scale', 'overload', 'replica']),
+  suites: list('BENCH_ONLY', ['http', 'inprocess', 'ergonomics', 'test-stores', 'first-store', 'scale', 'overload', 'replica', 'json-parse']),
  * | BENCH_DATABASE_URL    | postgres://postgres:postgres@127.0.0.1:5432/petstore_bench |
  * | BENCH_ROUNDS          | alternating rounds per scenario (10; quick 2)            |
  * | BENCH_SECONDS         | seconds per measured round (3; quick 2)                  |
@@ -35,7 +35,17 @@ const list = (name: string, fallback: string[]) =>
 
 export const config = {
   quick,
-  suites: list('BENCH_ONLY', ['http', 'inprocess', 'ergonomics', 'test-stores', 'first-store', 'scale', 'overload', 'replica']),
+  suites: list('BENCH_ONLY', [
+    'http',
+    'inprocess',
+    'ergonomics',
+    'test-stores',
+    'first-store',
+    'scale',
+    'overload',
+    'replica',
+    'json-parse',
+  ]),
   databaseUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/petstore_bench',
   rounds: int('BENCH_ROUNDS', quick ? 2 : 10),
   seconds: int('BENCH_SECONDS', quick ? 2 : 3),

@@ -77,4 +77,10 @@ if (config.suites.includes('replica')) {
   sections.push('## Read replicas (none vs one streaming replica)', await runReplica(log));
   flush();
 }
+if (config.suites.includes('json-parse')) {
+  log('== exact-int64 JSON parse');
+  const { runJsonParse } = await import('./json-parse.js');
+  sections.push("## Exact-int64 JSON parse of a create's body", runJsonParse());
+  flush();
+}
 if (printed < sections.length) flush();
