@@ -46,3 +46,47 @@ export function optionError(
   const help = awaitHint ?? hint;
   return new TypeError(`petstore-router: ${where}: ${option} must be ${expected} (got ${got})${help ? `: ${help}` : ''}`);
 }
+
+/**
+ * Throws a TypeError for the first name of `options` that `known` lacks (a misspelling TypeScript
+ * would have caught, passed from JavaScript), naming the closest valid one.
+ *
+ * @example
+ * ```ts
+ * checkOptionNames('createPetStore', { basepath: '/x' }, ['db', 'keys', 'basePath'])
+ * // TypeError: petstore-router: createPetStore: options.basepath is not an option (got a string): did you mean basePath?
+ * ```
+ */
+export function checkOptionNames(where: string, options: object, known: readonly string[]): void {
+  for (const name of Object.keys(options)) {
+    if (known.includes(name)) continue;
+    const closest = closestName(name, known);
+    const hint = closest === undefined ? `the options are ${known.join(', ')}` : `did you mean ${closest}?`;
+    const value = (options as Record<string, unknown>)[name];
+    throw new TypeError(`petstore-router: ${where}: options.${name} is not an option (got ${kindOf(value)}): ${hint}`);
+  }
+}
+
+/** The name of `known` fewest edits away from `name` (case aside), if it is near enough to be a slip. */
+function closestName(name: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.floor(name.length / 3)) + 1;
+  for (const candidate of known) {
+    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
+    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
+  }
+  return best;
+}
+
+/** Levenshtein distance: insertions, deletions and substitutions to turn `a` into `b`. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = row;
+  }
+  return previous[b.length]!;
+}

@@ -3,7 +3,7 @@
 // deep inside. Checks that belong to one feature (keys, CORS, rate limits, schema names) stay with
 // that feature; this file checks the shape of each option and what a newcomer is likely to pass.
 import type { KeysOption } from './pipeline/auth.js';
-import { isThenable, optionError } from './option-value.js';
+import { checkOptionNames, isThenable, optionError } from './option-value.js';
 
 const WHERE = 'createPetStore';
 
@@ -14,7 +14,7 @@ export type KeysInput = string | KeysOption;
  * Checks `options` and returns them with `keys` as a list or a verifier (a single string key is
  * taken as a list of that key). Throws a TypeError naming the first wrong option.
  */
-export function checkOptions<T extends { keys: KeysInput }>(options: T): Omit<T, 'keys'> & { keys: KeysOption } {
+export function checkOptions<T extends { keys: KeysInput }>(options: T, names: readonly string[]): Omit<T, 'keys'> & { keys: KeysOption } {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw optionError(
       WHERE,
@@ -25,13 +25,14 @@ export function checkOptions<T extends { keys: KeysInput }>(options: T): Omit<T,
     );
   }
   const o = options as Record<string, unknown>;
+  checkOptionNames(WHERE, o, names);
   checkDatabase(o.db);
   const keys = checkKeys(o.keys);
   checkOption(o, 'basePath', (v) => typeof v === 'string', "a string path such as '/v1' or ''");
   checkOption(o, 'now', (v) => typeof v === 'function', 'a function returning a Date, e.g. () => new Date()');
   checkOption(o, 'deprecatedAt', isValidDate, 'a valid Date, e.g. new Date("2026-11-21T00:00:00Z")');
   checkOption(o, 'sunsetAt', isValidDate, 'a valid Date, e.g. new Date("2030-12-05T00:00:00Z")');
-  checkOption(o, 'idempotencyTtlMs', (v) => typeof v === 'number', 'a positive number of milliseconds');
+  checkOption(o, 'idempotencyTtlMs', (v) => typeof v === 'number' && Number.isFinite(v) && v > 0, 'a positive number of milliseconds');
   checkOption(o, 'openapi', (v) => typeof v === 'boolean' || isOpenApiObject(v), 'true, false or { servers: [{ url }] }');
   checkOption(o, 'rateLimit', (v) => v === false || isObject(v), 'an object { limit, windowSeconds }, or absent for no limit');
   checkOption(
@@ -52,6 +53,16 @@ export function checkOptions<T extends { keys: KeysInput }>(options: T): Omit<T,
   checkOption(o, 'onResponse', (v) => typeof v === 'function', 'a function (event) => void');
   checkOption(o, 'batchCreates', (v) => typeof v === 'boolean', 'true or false');
   checkOption(o, 'createResponse', (v) => typeof v === 'function', 'a function (text, status, headers) => Response');
+  checkOption(o, 'serverTiming', (v) => typeof v === 'boolean', 'true or false');
+  if (o.docs && o.openapi === false) {
+    throw optionError(
+      WHERE,
+      'options.docs',
+      'absent or false with options.openapi: false',
+      o.docs,
+      'the page renders the OpenAPI document: drop one',
+    );
+  }
   return { ...options, keys };
 }
 

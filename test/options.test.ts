@@ -124,6 +124,43 @@ test('every other option of createPetStore is checked at creation', () => {
   }
 });
 
+test('a misspelled option (JavaScript) is a TypeError naming the closest valid one', () => {
+  const error = (() => {
+    try {
+      createPetStore({ db, keys: ['k'], basepath: '/x' } as never);
+    } catch (e) {
+      return e;
+    }
+    return undefined;
+  })();
+  assert.instance(error, TypeError);
+  assert.is(
+    (error as TypeError).message,
+    'petstore-router: createPetStore: options.basepath is not an option (got a string): did you mean basePath?',
+  );
+  assert.match(
+    thrown(() => createPetStore({ db, keys: ['k'], idempotencyTTL: 5 } as never)),
+    'did you mean idempotencyTtlMs?',
+  );
+  assert.match(
+    thrown(() => createPetStore({ db, key: 'k' } as never)),
+    'options.key is not an option (got a string): did you mean keys?',
+  );
+  // Nothing near: the valid names are listed.
+  assert.match(
+    thrown(() => createPetStore({ db, keys: ['k'], colour: 'red' } as never)),
+    'the options are db, schema, keys, basePath',
+  );
+  assert.match(
+    thrown(() => createPostgresDatabase('postgres://h/db', { maxWait: 100 } as never)),
+    'createPostgresDatabase: options.maxWait is not an option (got 100): did you mean maxWaitMs?',
+  );
+  assert.match(
+    thrown(() => createPGliteDatabase({ datadir: './data' } as never)),
+    'createPGliteDatabase: options.datadir is not an option (got a string): did you mean dataDir?',
+  );
+});
+
 test('createPostgresDatabase: undefined, another scheme, not a URL, wrong options throw synchronously', () => {
   assert.match(
     thrown(() => createPostgresDatabase(undefined as never)),

@@ -2,12 +2,21 @@
 // at once, synchronously, with a message that names it and what to pass, instead of a pool that
 // fails at the first query (or a destructuring error from inside pg).
 import pg from 'pg';
-import { isThenable, optionError } from '../../option-value.js';
+import { checkOptionNames, isThenable, optionError } from '../../option-value.js';
+import type { OpenOptions } from './database.js';
 import { hostList } from './hosts-url.js';
 
 const WHERE = 'createPostgresDatabase';
 const EXPECTED = 'a PostgreSQL URL (postgres://user:password@host:5432/database), a pg.PoolConfig or a pg.Pool';
 const URL_SCHEMES = new Set(['postgres:', 'postgresql:', 'socket:']);
+/** Every option's name (the `satisfies` keeps the list equal to the options' type). */
+const OPTION_NAMES = Object.keys({
+  migrate: true,
+  preparedStatements: true,
+  readReplicas: true,
+  maxReplicaLagMs: true,
+  maxWaitMs: true,
+} satisfies Record<keyof OpenOptions | 'migrate', true>);
 
 /** Throws a TypeError unless `source` and `options` are what createPostgresDatabase takes. */
 export function checkPostgresArguments(source: unknown, options: unknown): void {
@@ -26,8 +35,14 @@ export function checkPostgresArguments(source: unknown, options: unknown): void 
   }
   if (options === undefined) return;
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw optionError(WHERE, 'options', 'an object { migrate?, preparedStatements? }', options);
+    throw optionError(
+      WHERE,
+      'options',
+      'an object { migrate?, preparedStatements?, readReplicas?, maxReplicaLagMs?, maxWaitMs? }',
+      options,
+    );
   }
+  checkOptionNames(WHERE, options, OPTION_NAMES);
   for (const name of ['migrate', 'preparedStatements'] as const) {
     const value = (options as Record<string, unknown>)[name];
     if (value !== undefined && typeof value !== 'boolean') throw optionError(WHERE, `options.${name}`, 'true or false', value);

@@ -1,6 +1,9 @@
 // The pg driver: a Kysely on a pool of ours (with its statement runner) or on a caller's pool.
 import { type Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { optionError } from '../../option-value.js';
+
+const WHERE = 'createPostgresDatabase';
 import { DriverKysely } from '../database.js';
 import { borrowedPool, statementPool } from './pool.js';
 import { openPools } from './host-set.js';
@@ -30,15 +33,19 @@ function checkReplicaOptions(source: PostgresSource, { readReplicas = [], maxRep
   const valid = (r: unknown) =>
     (typeof r === 'string' && r.trim() !== '') || (typeof r === 'object' && r !== null && !(r instanceof pg.Pool));
   if (!Array.isArray(readReplicas) || !readReplicas.every(valid)) {
-    throw new TypeError('petstore-router: options.readReplicas must be an array of replica URLs (or pg.PoolConfig objects)');
+    throw optionError(WHERE, 'options.readReplicas', 'an array of replica URLs or pg.PoolConfig objects', readReplicas);
   }
   if (maxReplicaLagMs !== undefined && !(Number.isFinite(maxReplicaLagMs) && maxReplicaLagMs > 0)) {
-    throw new TypeError(
-      `petstore-router: options.maxReplicaLagMs must be a positive number of milliseconds, got ${String(maxReplicaLagMs)}`,
-    );
+    throw optionError(WHERE, 'options.maxReplicaLagMs', 'a positive number of milliseconds', maxReplicaLagMs);
   }
   if (source instanceof pg.Pool && readReplicas.length > 0) {
-    throw new TypeError('petstore-router: readReplicas needs the primary as a URL or pg.PoolConfig (not a pg.Pool of yours)');
+    throw optionError(
+      WHERE,
+      'options.readReplicas',
+      'absent with a pg.Pool of yours',
+      readReplicas,
+      'pass the primary as a URL or pg.PoolConfig',
+    );
   }
 }
 

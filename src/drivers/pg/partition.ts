@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { optionError } from '../../option-value.js';
 
 /**
  * The partition bound of pools created here: the longest a request waits on PostgreSQL in any one
@@ -21,7 +22,7 @@ export function boundConfig(maxWaitMs: number): Pick<pg.PoolConfig, 'connectionT
 export function checkMaxWait(maxWaitMs: unknown): number {
   if (maxWaitMs === undefined) return DEFAULT_MAX_WAIT_MS;
   if (typeof maxWaitMs !== 'number' || !Number.isInteger(maxWaitMs) || maxWaitMs < 1) {
-    throw new TypeError(`petstore-router: maxWaitMs must be a positive whole number of milliseconds, got ${JSON.stringify(maxWaitMs)}`);
+    throw optionError('createPostgresDatabase', 'options.maxWaitMs', 'a positive whole number of milliseconds', maxWaitMs);
   }
   return maxWaitMs;
 }

@@ -1,6 +1,6 @@
 // The options of createPGliteDatabase, checked before PGlite starts (which takes seconds): a wrong
 // value fails at once, synchronously, naming the option and what to pass.
-import { optionError } from '../../option-value.js';
+import { checkOptionNames, optionError } from '../../option-value.js';
 
 const WHERE = 'createPGliteDatabase';
 
@@ -19,6 +19,8 @@ export function checkPGliteOptions(options: unknown): void {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw optionError(WHERE, 'options', 'an object { dataDir?, pglite?, migrate? }', options);
   }
+  // `snapshot` is @internal (the snapshot cache's own tests), still a name this entry knows.
+  checkOptionNames(WHERE, options, ['dataDir', 'pglite', 'migrate', 'snapshot']);
   const { dataDir, pglite, migrate } = options as Record<string, unknown>;
   if (dataDir !== undefined && (typeof dataDir !== 'string' || dataDir === '')) {
     throw optionError(WHERE, 'options.dataDir', 'a directory path (a non-empty string), or absent for a database in memory', dataDir);
