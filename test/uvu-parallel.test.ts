@@ -36,15 +36,32 @@ function runFixtures(files: Record<string, string>, env: Record<string, string> 
 const passing = `test('one', () => assert.ok(true));\ntest.skip('two', () => {});\ntest.run();\n`;
 const failingHook = `test.before(() => { throw new Error('no database'); });\ntest('a', () => {});\ntest('b', () => {});\ntest.run();\n`;
 const failingTest = `test('c', () => assert.is(1, 2));\ntest.run();\n`;
-/** Reports which process ran it, so the test can see files ran in more than one. */
-const pid = `test('pid', () => { console.log('pid=' + process.pid); });\ntest.run();\n`;
+/**
+ * Leaves a mark, then waits for `other`'s: only files running at the same time meet (run one after
+ * the other, the first would wait in vain and fail).
+ */
+const meet = (name: string, other: string) => `import { existsSync, writeFileSync } from 'node:fs';
+test('meets ${other}', async () => {
+  writeFileSync(process.env.MARKS + '/${name}', '');
+  for (let i = 0; i < 300 && !existsSync(process.env.MARKS + '/${other}'); i++) await new Promise((r) => setTimeout(r, 100));
+  assert.ok(existsSync(process.env.MARKS + '/${other}'), 'ran alongside ${other}');
+});
+test.run();
+`;
 
-test('passing files: one summary summing every file, exit 0, files spread over the workers', () => {
-  const run = runFixtures({ 'a.test.ts': passing, 'b.test.ts': pid, 'c.test.ts': pid, 'd.test.ts': pid, 'e.test.ts': passing });
-  assert.is(run.code, 0, run.stderr);
-  assert.equal(uvuTotals(run.stdout), { total: 5, passed: 5, skipped: 2 });
-  assert.is([...run.stdout.matchAll(/^\s*Total:/gm)].length, 1, 'one Total line, so .ci/run counts each test once');
-  assert.ok(new Set([...run.stdout.matchAll(/pid=(\d+)/g)].map((m) => m[1])).size > 1, 'more than one worker ran files');
+test('passing files: one summary summing every file, exit 0, files running at the same time', () => {
+  const marks = mkdtempSync(join(tmpdir(), 'uvu-parallel-marks-'));
+  try {
+    const run = runFixtures(
+      { 'a.test.ts': passing, 'b.test.ts': meet('b', 'c'), 'c.test.ts': meet('c', 'b'), 'd.test.ts': passing },
+      { MARKS: marks },
+    );
+    assert.is(run.code, 0, run.stdout + run.stderr);
+    assert.equal(uvuTotals(run.stdout), { total: 4, passed: 4, skipped: 2 });
+    assert.is([...run.stdout.matchAll(/^\s*Total:/gm)].length, 1, 'one Total line, so .ci/run counts each test once');
+  } finally {
+    rmSync(marks, { recursive: true, force: true });
+  }
 });
 
 test('a failing test fails the run and names its file', () => {
