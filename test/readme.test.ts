@@ -1,52 +1,14 @@
 // Every ```ts block of README runs as a new file (issue 38): it exits 0 printing what its
 // `console.log(...) // expected` comment says, or, for a server, prints `listening on URL` and
 // answers its health check there. Guides' blocks: test/docs-code.test.ts.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { codeBlocks } from './helpers/markdown.js';
+import { blockDir, runBlock } from './helpers/run-block.js';
 
 const root = join(import.meta.dirname, '..');
-// Inside the project (not node_modules) so tsx resolves 'petstore-router' through tsconfig paths.
-const dir = join(root, '.cache', `readme-${process.pid}`);
-
-/** Runs `code` as a file; resolves once it exited, or once a server printed `listening on URL` and answered there. */
-export function runBlock(code: string, name: string): Promise<{ code: number | null; stdout: string; stderr: string; served?: number }> {
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${name}.mts`);
-  writeFileSync(file, code);
-  return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', file], {
-      cwd: dir, // a relative dataDir lands here, removed afterwards
-      env: { ...process.env, PORT: '0', FORCE_COLOR: '0' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    const kill = setTimeout(() => child.kill('SIGKILL'), 90_000);
-    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdout!.on('data', (d: Buffer) => {
-      stdout += d.toString();
-      const url = /listening on (\S+)/.exec(stdout)?.[1];
-      if (url === undefined || child.killed) return;
-      fetch(`${url}/health`).then(
-        (res) => {
-          clearTimeout(kill);
-          child.kill('SIGTERM');
-          resolve({ code: 0, stdout, stderr, served: res.status });
-        },
-        (error: unknown) => (child.kill('SIGKILL'), reject(error as Error)),
-      );
-    });
-    child.on('exit', (exit) => {
-      clearTimeout(kill);
-      resolve({ code: exit, stdout, stderr });
-    });
-  });
-}
-
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 const blocks = codeBlocks(readme).filter((b) => b.lang === 'ts');
 
@@ -65,6 +27,6 @@ blocks.forEach((block, i) => {
   });
 });
 
-test.after(() => rmSync(dir, { recursive: true, force: true }));
+test.after(() => rmSync(blockDir, { recursive: true, force: true }));
 
 test.run();
