@@ -102,7 +102,11 @@ test('options: readReplicas and maxReplicaLagMs are checked at creation, naming 
   const pool = new pg.Pool({ connectionString: url });
   await createPostgresDatabase(pool, { readReplicas: ['postgres://r/db'] }).then(
     () => assert.unreachable('accepted'),
-    (error: Error) => assert.match(error.message, /options\.readReplicas must be absent with a pg\.Pool of yours \(got an array\): pass the primary as a URL or pg\.PoolConfig/),
+    (error: Error) =>
+      assert.match(
+        error.message,
+        /options\.readReplicas must be absent with a pg\.Pool of yours \(got an array\): pass the primary as a URL or pg\.PoolConfig/,
+      ),
   );
   await pool.end();
 });
