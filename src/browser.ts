@@ -4,11 +4,16 @@
 import { isPGlite, type PagePGliteOptions } from './drivers/pglite/page.js';
 import { type PGliteInstance, pgliteKysely } from './drivers/pglite/database.js';
 import { type SnapshotSource, startPagePGlite } from './snapshot/page.js';
+import type { Kysely } from 'kysely';
+import { directoryKysely } from './browser/directory.js';
+import { StoreInUseError, holdDirectory } from './browser/exclusive.js';
+import { canShare, shareDirectory } from './browser/tabs.js';
 import type { Database } from './storage/database.js';
 import { migrate } from './storage/migrate.js';
 import { type PetStore, type PetStoreOptions, createPetStore } from './store.js';
 
 export type { SnapshotSource } from './snapshot/page.js';
+export { StoreInUseError };
 
 /** Options of {@link createBrowserStore}: `createPetStore`'s, with the database described instead of given. */
 export interface BrowserStoreOptions extends Omit<PetStoreOptions, 'db'> {
@@ -63,12 +68,24 @@ export async function createBrowserStore(options: BrowserStoreOptions): Promise<
     throw new TypeError('petstore-router/browser: pass either dataDir or a PGlite of your own (options.pglite), not both');
   }
   checkSnapshot(snapshot, own, own ? undefined : pglite);
-  const made = own ? undefined : await startPagePGlite(pglite, dataDir, snapshot);
-  // Kysely's dialect closes only a PGlite made here (`db.destroy()` leaves the caller's open).
-  const db = pgliteKysely<Database>(made ?? (pglite as PGliteInstance), made !== undefined);
+  let db: Kysely<Database>;
+  if (!own && dataDir !== undefined && !dataDir.startsWith('memory://')) {
+    // A persistent directory: one PGlite on it, in the tab that leads (tabs.ts), or in this one alone.
+    const open = () => openDirectory(pglite, dataDir, snapshot);
+    db = directoryKysely(canShare() ? await shareDirectory(dataDir, open) : await holdDirectory(dataDir, open));
+  } else {
+    const made = own ? undefined : await startPagePGlite(pglite, dataDir, snapshot);
+    // Kysely's dialect closes only a PGlite made here (`db.destroy()` leaves the caller's open).
+    db = pgliteKysely<Database>(made ?? (pglite as PGliteInstance), made !== undefined);
+    try {
+      await migrate(db); // finds nothing to do on a store started from the snapshot
+    } catch (error) {
+      await db.destroy();
+      throw error;
+    }
+  }
   let store: PetStore;
   try {
-    await migrate(db); // finds nothing to do on a store started from the snapshot
     store = createPetStore({ ...storeOptions, db });
   } catch (error) {
     await db.destroy();
@@ -79,6 +96,21 @@ export async function createBrowserStore(options: BrowserStoreOptions): Promise<
     ...store,
     close: () => (closing ??= db.destroy()),
   });
+}
+
+/** The PGlite of a persistent directory, started (from the snapshot when new) and migrated. */
+async function openDirectory(options: PagePGliteOptions | undefined, dataDir: string, snapshot?: SnapshotSource): Promise<PGliteInstance> {
+  const pglite = await startPagePGlite(options, dataDir, snapshot);
+  const db = pgliteKysely<Database>(pglite, false);
+  try {
+    await migrate(db);
+    return pglite;
+  } catch (error) {
+    await pglite.close().catch(() => {});
+    throw error;
+  } finally {
+    await db.destroy();
+  }
 }
 
 function checkSnapshot(snapshot: unknown, own: boolean, pgliteOptions: PagePGliteOptions | undefined): void {

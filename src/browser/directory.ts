@@ -1,0 +1,42 @@
+// What a browser store's Kysely sees of an idb:// directory held by this tab or shared by tabs: the
+// part of PGlite that Kysely's PGlite dialect calls, whichever tab runs the statements.
+import { Kysely, PGliteDialect } from 'kysely';
+import type { PGliteInstance as PGlite } from '../drivers/pglite/database.js';
+
+/** The PGlite methods Kysely's dialect uses (`query`, `transaction`, `close` and readiness). */
+export interface DirectoryDatabase {
+  readonly closed: boolean;
+  readonly ready: boolean;
+  readonly waitReady: Promise<void>;
+  query: PGlite['query'];
+  transaction: PGlite['transaction'];
+  close(): Promise<void>;
+}
+
+/** Kysely on a directory handle; `db.destroy()` closes the handle (the directory stays open in other tabs). */
+export function directoryKysely<DB>(database: DirectoryDatabase): Kysely<DB> {
+  return new Kysely<DB>({ dialect: new PGliteDialect({ pglite: database }) });
+}
+
+/** What a closed handle's statements fail with: the words the store answers as `database_closed`. */
+export function closedError(): Error {
+  return new Error('PGlite is closed: this browser store was closed (store.close())');
+}
+
+/**
+ * Calls `hide` when the page is hidden for good or put in the back/forward cache (`pagehide`), and
+ * `show` when it comes back from that cache; returns what stops watching. Nothing outside a window.
+ */
+export function onPageHide(hide: () => void, show: () => void): () => void {
+  if (typeof window === 'undefined' || typeof window.addEventListener !== 'function') return () => {};
+  const hidden = () => hide();
+  const shown = (event: PageTransitionEvent) => {
+    if (event.persisted) show();
+  };
+  window.addEventListener('pagehide', hidden);
+  window.addEventListener('pageshow', shown);
+  return () => {
+    window.removeEventListener('pagehide', hidden);
+    window.removeEventListener('pageshow', shown);
+  };
+}
