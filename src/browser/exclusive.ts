@@ -26,16 +26,10 @@ export class StoreInUseError extends Error {
 export async function holdDirectory(dataDir: string, open: () => Promise<PGlite>): Promise<DirectoryDatabase> {
   const self = crypto.randomUUID();
   await lease(dataDir, self, true);
-  let pglite: PGlite;
-  try {
-    pglite = await open();
-  } catch (error) {
-    await lease(dataDir, self, false).catch(() => {});
-    throw error;
-  }
   let renewed = Date.now();
   let closed = false;
   let lost: Error | undefined;
+  let pglite: PGlite | undefined;
   let paused: Promise<unknown> | undefined; // the page is hidden: closed cleanly, opened again when it shows
   const renew = async () => {
     try {
@@ -43,19 +37,27 @@ export async function holdDirectory(dataDir: string, open: () => Promise<PGlite>
       renewed = Date.now();
     } catch (error) {
       lost ??= error instanceof Error ? error : new Error(String(error));
-      await pglite.close().catch(() => {});
+      await pglite?.close().catch(() => {});
     }
   };
+  // Renewed from the claim on: opening a new directory (initdb) can take longer than a lease.
   const timer = setInterval(() => void (paused ?? renew()), LEASE_MS / 4);
+  try {
+    pglite = await open();
+  } catch (error) {
+    clearInterval(timer);
+    await lease(dataDir, self, false).catch(() => {});
+    throw error;
+  }
   const usable = async () => {
     if (closed) throw closedError();
     await paused;
     if (lost === undefined && Date.now() - renewed > LEASE_MS / 2) await renew();
     if (lost !== undefined) throw lost;
-    return pglite;
+    return pglite!;
   };
   const stop = async () => {
-    await pglite.close().catch(() => {});
+    await pglite?.close().catch(() => {});
     await lease(dataDir, self, false).catch(() => {});
   };
   const stopWatching = onPageHide(

@@ -59,6 +59,12 @@ if (config.suites.includes('first-store')) {
   sections.push('## First store and first start (pre-migrated snapshot)', await runFirstStore(log));
   flush();
 }
+if (config.suites.includes('tabs')) {
+  log('== browser tabs (chromium)');
+  const { runTabs } = await import('./tabs.js');
+  sections.push('## Many tabs, one browser store (chromium)', await runTabs(log));
+  flush();
+}
 if (config.suites.includes('scale')) {
   log('== scale');
   const { runScale } = await import('./scale.js');

@@ -8,6 +8,8 @@ import { KEY } from './requests.js';
 const ORIGIN = 'http://petstore.test';
 const auth = { authorization: `Bearer ${KEY}` };
 let store: BrowserStore | undefined;
+/** The answers of the creates running now, as they come. */
+const progress: Created[] = [];
 
 export interface Created {
   status: number;
@@ -43,7 +45,9 @@ async function createPets(prefix: string, count: number, together = false): Prom
       }),
     );
     const body = (await res.json()) as { id?: number };
-    return { status: res.status, id: body.id, at: Date.now() };
+    const created = { status: res.status, id: body.id, at: Date.now() };
+    progress.push(created);
+    return created;
   };
   if (together) return Promise.all(Array.from({ length: count }, (_, n) => one(n)));
   const out: Created[] = [];
@@ -84,4 +88,4 @@ async function throughMsw(name: string): Promise<{ created: number; names: strin
   return { created: created.status, names: list.map((pet) => pet.name) };
 }
 
-Object.assign(globalThis, { openStore, createPets, listPets, closeStore, throughMsw });
+Object.assign(globalThis, { progress, openStore, createPets, listPets, closeStore, throughMsw });
