@@ -1,6 +1,7 @@
 // What a browser store's Kysely sees of an idb:// directory held by this tab or shared by tabs: the
 // part of PGlite that Kysely's PGlite dialect calls, whichever tab runs the statements.
-import { Kysely, PGliteDialect } from 'kysely';
+import { type Kysely, PGliteDialect } from 'kysely';
+import { DriverKysely } from '../drivers/database.js';
 import type { PGliteInstance as PGlite } from '../drivers/pglite/database.js';
 
 /** The PGlite methods Kysely's dialect uses (`query`, `transaction`, `close` and readiness). */
@@ -15,7 +16,7 @@ export interface DirectoryDatabase {
 
 /** Kysely on a directory handle; `db.destroy()` closes the handle (the directory stays open in other tabs). */
 export function directoryKysely<DB>(database: DirectoryDatabase): Kysely<DB> {
-  return new Kysely<DB>({ dialect: new PGliteDialect({ pglite: database }) });
+  return new DriverKysely<DB>({ dialect: new PGliteDialect({ pglite: database }) });
 }
 
 /** What a closed handle's statements fail with: the words the store answers as `database_closed`. */

@@ -40,13 +40,13 @@ export function errorFrom(fields: ErrorFields): Error {
 }
 
 /**
- * SQLSTATE 08006 (connection_failure): the leader went while it ran a statement of this handle,
- * so whether it was written is unknown. The store answers it as any unreachable database (503,
- * Retry-After); a client that must not repeat a create sends it with an `Idempotency-Key`.
+ * The leader went while it ran a statement of this handle, so whether it was written is unknown:
+ * in the driver's words for a connection lost after the statement was sent ("Connection
+ * terminated", drivers/classify.ts: outcome unknown), which the store answers with a 503. A client
+ * that must not repeat a create sends it with an `Idempotency-Key`.
  */
 export function leaderLost(): Error {
-  return Object.assign(
-    new Error('petstore-router/browser: the tab that held the store closed while it ran this statement; whether it was written is unknown'),
-    { code: '08006' },
+  return new Error(
+    'Connection terminated: the tab that held the browser store closed while it ran this statement; whether it was written is unknown',
   );
 }
