@@ -98,6 +98,23 @@ for (const count of [2, 3]) {
   });
 }
 
+browserTest('ids go on after a reload (no gap of 32): the directory is checkpointed once quiet', async () => {
+  const dataDir = 'idb://tabs-ids';
+  const page = await tab();
+  await opened(page, dataDir);
+  assert.equal(
+    (await call(page, 'createPets', 'id', 3)).map((c) => c.id),
+    [1, 2, 3],
+  );
+  // A reload a moment after the last write (the page cannot wait for PGlite's close).
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  await page.reload({ waitUntil: 'load' });
+  await page.waitForFunction(() => 'openStore' in globalThis);
+  await opened(page, dataDir);
+  assert.is((await call(page, 'createPets', 'next', 1))[0]!.id, 4);
+  await page.close();
+});
+
 browserTest('a tab that only reads does not lose the pets another tab created', async () => {
   const dataDir = 'idb://tabs-reader';
   const [writer, reader] = [await tab(), await tab()];

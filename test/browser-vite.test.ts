@@ -14,7 +14,8 @@ import { browserSnapshot } from '../src/pglite.js';
 // The Vite recipe of docs/browser.md, built by Vite and run in Debian's chromium: the snapshot
 // file in `public/`, named through `import.meta.env.BASE_URL`, PGlite excluded from dependency
 // pre-bundling, the app under a base path. The page must fetch the snapshot from under the base
-// path, start from it (a file it could not use is skipped with a console warning) and answer.
+// path, start from it (a file it could not use is skipped with a console warning) and answer; a
+// second tab on the same idb:// directory shares the first's store.
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BASE = '/app/';
 const KEY = 'vite-recipe-key';
@@ -30,11 +31,15 @@ const warn = console.warn;
 console.warn = (...args) => { warnings.push(args.join(' ')); warn(...args); };
 const headers = { authorization: 'Bearer ${KEY}' };
 try {
-  const store = await createBrowserStore({ keys: ['${KEY}'], snapshot: import.meta.env.BASE_URL + 'petstore.snapshot' });
+  const store = await createBrowserStore({
+    dataDir: 'idb://vite-recipe',
+    keys: ['${KEY}'],
+    snapshot: import.meta.env.BASE_URL + 'petstore.snapshot',
+  });
   const created = await store.fetch(new Request(location.origin + '/v1/pets', {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
+    body: JSON.stringify({ name: location.hash.slice(1), categoryId: 1 }),
   }));
   const list = await store.fetch(new Request(location.origin + '/v1/pets', { headers }));
   globalThis.result = { created: created.status, list: await list.json(), warnings };
@@ -91,16 +96,25 @@ browserTest(
     let browser: Browser | undefined;
     try {
       browser = await launchChromium(dirname(dist)); // its profile in the project's directory, removed below
-      const page = await browser.newPage();
-      page.setDefaultTimeout(120_000);
-      page.on('pageerror', (error) => console.error('page error:', error));
-      await page.goto(`http://127.0.0.1:${(site.address() as AddressInfo).port}${BASE}`, { waitUntil: 'load' });
-      await page.waitForFunction(() => 'result' in globalThis);
-      const result = await page.evaluate(() => (globalThis as unknown as { result: unknown }).result);
-      assert.equal(result, {
+      const open = async (name: string) => {
+        const page = await browser!.newPage();
+        page.setDefaultTimeout(120_000);
+        page.on('pageerror', (error) => console.error('page error:', error));
+        await page.goto(`http://127.0.0.1:${(site.address() as AddressInfo).port}${BASE}#${name}`, { waitUntil: 'load' });
+        await page.waitForFunction(() => 'result' in globalThis);
+        return page.evaluate(() => (globalThis as unknown as { result: unknown }).result);
+      };
+      const rex = { id: 1, name: 'Rex', categoryId: 1, status: 'available' };
+      assert.equal(await open('Rex'), {
         created: 201,
-        list: [{ id: 1, name: 'Rex', categoryId: 1, status: 'available' }],
+        list: [rex],
         warnings: [], // a snapshot not found, stale or damaged would be named here
+      });
+      // A second tab while the first holds the store: one store, both pets.
+      assert.equal(await open('Tom'), {
+        created: 201,
+        list: [rex, { id: 2, name: 'Tom', categoryId: 1, status: 'available' }],
+        warnings: [],
       });
       assert.ok(asked.includes(`${BASE}petstore.snapshot`), `the snapshot is fetched under the base path (asked: ${asked.join(', ')})`);
       assert.ok(

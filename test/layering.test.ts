@@ -156,6 +156,7 @@ const FLOORS: Record<string, number> = {
   'src/pglite.ts': 5,
   'src/testing.ts': 5,
   'src/browser.ts': 5,
+  'src/browser': 5,
   'src/testing': 5,
   'src/snapshot': 5,
 };

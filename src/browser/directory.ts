@@ -1,8 +1,7 @@
 // What a browser store's Kysely sees of an idb:// directory held by this tab or shared by tabs: the
 // part of PGlite that Kysely's PGlite dialect calls, whichever tab runs the statements.
-import { type Kysely, PGliteDialect } from 'kysely';
-import { DriverKysely } from '../drivers/database.js';
-import type { PGliteInstance as PGlite } from '../drivers/pglite/database.js';
+import type { Kysely } from 'kysely';
+import { type PGliteInstance as PGlite, pgliteKysely } from '../drivers/pglite/database.js';
 
 /** The PGlite methods Kysely's dialect uses (`query`, `transaction`, `close` and readiness). */
 export interface DirectoryDatabase {
@@ -14,9 +13,12 @@ export interface DirectoryDatabase {
   close(): Promise<void>;
 }
 
-/** Kysely on a directory handle; `db.destroy()` closes the handle (the directory stays open in other tabs). */
+/**
+ * The PGlite driver's Kysely on a directory handle (it uses only the members above); `db.destroy()`
+ * closes the handle, and the directory stays open in the other tabs.
+ */
 export function directoryKysely<DB>(database: DirectoryDatabase): Kysely<DB> {
-  return new DriverKysely<DB>({ dialect: new PGliteDialect({ pglite: database }) });
+  return pgliteKysely<DB>(database as unknown as PGlite, true);
 }
 
 /** What a closed handle's statements fail with: the words the store answers as `database_closed`. */

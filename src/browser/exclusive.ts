@@ -5,6 +5,7 @@
 // of its last renewal, so a lease that lapsed (a tab asleep) is never written over.
 import type { PGliteInstance as PGlite } from '../drivers/pglite/database.js';
 import { type DirectoryDatabase, closedError, onPageHide } from './directory.js';
+import { checkpointWhenQuiet } from './quiet-checkpoint.js';
 
 /** How long a holder that stopped renewing (a crashed tab) keeps the directory. */
 export const LEASE_MS = 10_000;
@@ -56,7 +57,10 @@ export async function holdDirectory(dataDir: string, open: () => Promise<PGlite>
     if (lost !== undefined) throw lost;
     return pglite!;
   };
+  let quiet = checkpointWhenQuiet(pglite);
+  const quietly = <T>(task: Promise<T>, sql?: string) => task.finally(() => quiet.after(sql));
   const stop = async () => {
+    quiet.stop(); // closing PGlite checkpoints
     await pglite?.close().catch(() => {});
     await lease(dataDir, self, false).catch(() => {});
   };
@@ -66,7 +70,11 @@ export async function holdDirectory(dataDir: string, open: () => Promise<PGlite>
       paused = paused
         ?.then(() => lease(dataDir, self, true))
         .then(() => open())
-        .then((reopened) => ((pglite = reopened), (renewed = Date.now())))
+        .then((reopened) => {
+          pglite = reopened;
+          quiet = checkpointWhenQuiet(reopened);
+          renewed = Date.now();
+        })
         .catch((error: unknown) => (lost ??= error instanceof Error ? error : new Error(String(error))))
         .finally(() => (paused = undefined));
     },
@@ -77,8 +85,8 @@ export async function holdDirectory(dataDir: string, open: () => Promise<PGlite>
     },
     ready: true,
     waitReady: Promise.resolve(),
-    query: async (sql, params, options) => (await usable()).query(sql, params, options),
-    transaction: async (fn) => (await usable()).transaction(fn),
+    query: async (sql, params, options) => quietly((await usable()).query(sql, params, options), sql),
+    transaction: async (fn) => quietly((await usable()).transaction(fn)),
     async close() {
       if (closed) return;
       closed = true;

@@ -15,8 +15,11 @@ const STOP_GRACE_MS = 1000;
 /** The Web Lock a handle holds for as long as it lives (the leader waits on it to see it go). */
 export const handleLock = (handle: string) => `petstore-router:handle:${handle}`;
 
-/** Serves operations sent to `epoch` on `pglite`, answering on `post`; `stop()` ends serving once all started ones ended. */
-export function serveOperations(pglite: PGlite, epoch: string, post: (message: Message) => void) {
+/**
+ * Serves operations sent to `epoch` on `pglite`, answering on `post` (`ended`: after each, its SQL;
+ * none for a transaction's end); `stop()` ends serving once all started ones ended.
+ */
+export function serveOperations(pglite: PGlite, epoch: string, post: (message: Message) => void, ended: (sql?: string) => void) {
   const sessions = new Map<string, Session>();
   const running = new Set<Promise<void>>();
   let serving = true;
@@ -65,10 +68,12 @@ export function serveOperations(pglite: PGlite, epoch: string, post: (message: M
     // Once stopping, only the open transactions go on (to their end); the rest waits for the next leader.
     if (!serving && !(op.kind !== 'begin' && op.tx !== undefined && sessions.has(op.tx))) return;
     post({ type: 'started', to: from, id });
-    const task = run(from, op).then(
-      (result) => post({ type: 'done', to: from, id, result }),
-      (error: unknown) => post({ type: 'done', to: from, id, error: errorFields(error) }),
-    );
+    const task = run(from, op)
+      .finally(() => ended(op.kind === 'query' ? op.sql : undefined))
+      .then(
+        (result) => post({ type: 'done', to: from, id, result }),
+        (error: unknown) => post({ type: 'done', to: from, id, error: errorFields(error) }),
+      );
     running.add(task);
     void task.finally(() => running.delete(task));
   }

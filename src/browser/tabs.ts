@@ -8,11 +8,13 @@ import { followerOperations } from './follower.js';
 import { handleLock, serveOperations } from './leader.js';
 import type { Message } from './messages.js';
 import { type DirectoryDatabase, closedError, onPageHide } from './directory.js';
+import { checkpointWhenQuiet } from './quiet-checkpoint.js';
 
 interface Leadership {
   pglite: PGlite;
   epoch: string;
   serving: ReturnType<typeof serveOperations>;
+  quiet: ReturnType<typeof checkpointWhenQuiet>;
   stopping: boolean;
   release(): void;
 }
@@ -64,7 +66,9 @@ export async function shareDirectory(dataDir: string, open: () => Promise<PGlite
     }
     const epoch = crypto.randomUUID();
     await new Promise<void>((release) => {
-      leading = { pglite, epoch, serving: serveOperations(pglite, epoch, post), stopping: false, release };
+      const quiet = checkpointWhenQuiet(pglite);
+      const serving = serveOperations(pglite, epoch, post, (sql) => quiet.after(sql));
+      leading = { pglite, epoch, serving, quiet, stopping: false, release };
       post({ type: 'leader', epoch });
     });
   }
@@ -80,6 +84,7 @@ export async function shareDirectory(dataDir: string, open: () => Promise<PGlite
     current.stopping = true;
     await current.serving.stop();
     while (local.size > 0) await Promise.allSettled([...local]);
+    current.quiet.stop(); // closing PGlite checkpoints
     leading = undefined;
     follower.toLeader(undefined);
     try {
@@ -88,11 +93,17 @@ export async function shareDirectory(dataDir: string, open: () => Promise<PGlite
       current.release();
     }
   }
-  function direct<T>(run: (pglite: PGlite) => Promise<T>): Promise<T> | undefined {
+  function direct<T>(run: (pglite: PGlite) => Promise<T>, sql?: string): Promise<T> | undefined {
     if (!leading || leading.stopping) return undefined;
-    const task = run(leading.pglite);
+    const { pglite, quiet } = leading;
+    const task = run(pglite);
     local.add(task);
-    void task.finally(() => local.delete(task)).catch(() => {});
+    void task
+      .finally(() => {
+        local.delete(task);
+        quiet.after(sql);
+      })
+      .catch(() => {});
     return task;
   }
   function check(): void {
@@ -131,7 +142,7 @@ export async function shareDirectory(dataDir: string, open: () => Promise<PGlite
     waitReady: Promise.resolve(),
     async query<T>(sql: string, params?: unknown[], options?: Parameters<PGlite['query']>[2]) {
       check();
-      const mine = direct((pglite) => pglite.query<T>(sql, params, options));
+      const mine = direct((pglite) => pglite.query<T>(sql, params, options), sql);
       if (mine) return mine;
       return follower.send({ kind: 'query', sql, params: params ?? [] }) as never;
     },
