@@ -62,6 +62,12 @@ async function opened(page: Page, dataDir: string): Promise<number> {
   return result.ms;
 }
 
+/** Reloads `page` (its handle goes with the old document) and waits for the new page's functions. */
+async function reload(page: Page): Promise<void> {
+  await page.reload({ waitUntil: 'load' });
+  await page.waitForFunction(() => 'openStore' in globalThis);
+}
+
 const names = (pets: { name: string }[]) => pets.map((pet) => pet.name).sort();
 
 for (const count of [2, 3]) {
@@ -82,8 +88,7 @@ for (const count of [2, 3]) {
     const expected = tabs.flatMap((_, i) => Array.from({ length: 8 }, (_, n) => `tab${i}-${n}`)).sort();
     for (const page of tabs) assert.equal(names(await call(page, 'listPets')), expected);
     for (const page of tabs) {
-      await page.reload({ waitUntil: 'load' });
-      await page.waitForFunction(() => 'openStore' in globalThis);
+      await reload(page);
     }
     for (const page of tabs) await opened(page, dataDir);
     for (const page of tabs) {
@@ -108,8 +113,7 @@ browserTest('ids go on after a reload (no gap of 32): the directory is checkpoin
   );
   // A reload a moment after the last write (the page cannot wait for PGlite's close).
   await new Promise((resolve) => setTimeout(resolve, 3000));
-  await page.reload({ waitUntil: 'load' });
-  await page.waitForFunction(() => 'openStore' in globalThis);
+  await reload(page);
   await opened(page, dataDir);
   assert.is((await call(page, 'createPets', 'next', 1))[0]!.id, 4);
   await page.close();
@@ -129,8 +133,7 @@ browserTest('a tab that only reads does not lose the pets another tab created', 
   // The reader closes last, as the tab that wiped the writer's pets did before tabs shared.
   await writer.close();
   assert.is((await call(reader, 'listPets')).length, 5);
-  await reader.reload({ waitUntil: 'load' });
-  await reader.waitForFunction(() => 'openStore' in globalThis);
+  await reload(reader);
   await opened(reader, dataDir);
   assert.is((await call(reader, 'listPets')).length, 5);
   await reader.close();
@@ -168,8 +171,7 @@ browserTest('the leader tab closed in the middle of another tab’s creates: eve
       `pet ${id} (answered 201) is listed`,
     );
   assert.is(listed.filter((p) => p.name.startsWith('leader-')).length, 3);
-  await other.reload({ waitUntil: 'load' });
-  await other.waitForFunction(() => 'openStore' in globalThis);
+  await reload(other);
   await opened(other, dataDir);
   const reloaded = await call(other, 'listPets');
   for (const id of [...ok, ...listed.map((p) => p.id)])
