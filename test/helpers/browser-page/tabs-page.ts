@@ -60,7 +60,7 @@ async function listPets(): Promise<{ id: number; name: string }[]> {
   const pets: { id: number; name: string }[] = [];
   let url: string | undefined = `${ORIGIN}/v1/pets?limit=100`;
   while (url) {
-    const res = await store!.fetch(new Request(url, { headers: auth }));
+    const res: Response = await store!.fetch(new Request(url, { headers: auth }));
     if (res.status !== 200) throw new Error(`list ${res.status}: ${await res.text()}`);
     pets.push(...((await res.json()) as { id: number; name: string }[]));
     url = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get('link') ?? '')?.[1];
