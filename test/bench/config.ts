@@ -35,21 +35,18 @@ const list = (name: string, fallback: string[]) =>
 
 export const config = {
   quick,
-<<<<<<< HEAD
   suites: list('BENCH_ONLY', [
     'http',
     'inprocess',
     'ergonomics',
     'test-stores',
     'first-store',
+    'tabs',
     'scale',
     'overload',
     'replica',
     'json-parse',
   ]),
-=======
-  suites: list('BENCH_ONLY', ['http', 'inprocess', 'ergonomics', 'test-stores', 'first-store', 'tabs', 'scale', 'overload', 'replica']),
->>>>>>> cd94da7 (Tabs: the exclusive lease is renewed from the claim on (a new directory's initdb outlasts a lease); tests and bench wait for creates in progress instead of a fixed sleep; bench suite 'tabs' (first answer of a joining tab against a first tab's, takeover))
   databaseUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/petstore_bench',
   rounds: int('BENCH_ROUNDS', quick ? 2 : 10),
   seconds: int('BENCH_SECONDS', quick ? 2 : 3),
