@@ -5,7 +5,7 @@ import { contractOf } from './drivers/database.js';
 import { DEFAULT_DEPRECATED_AT, DEFAULT_SUNSET_AT } from './deprecation.js';
 import { createAuthenticator } from './pipeline/auth.js';
 import { type CorsOptions, createCors } from './pipeline/cors.js';
-import type { ErrorContext, OnError, OnResponse, ResponseEvent } from './pipeline/on-response.js';
+import type { ErrorContext, OnResponse, ResponseEvent } from './pipeline/on-response.js';
 import { createPipeline } from './pipeline/pipeline.js';
 import { type ResponseFactory, standardResponse } from './http/answer.js';
 import { type RateLimitOptions, createRateLimiter } from './pipeline/rate-limit.js';
@@ -13,8 +13,8 @@ import { docsRoutes } from './docs/route.js';
 import type { ApiReference } from './docs/types.js';
 import { openApiRoute } from './openapi/route.js';
 import type { OpenApiServer } from './openapi-types.js';
-import { HEALTH_PATH, type HealthOptions, healthRoute } from './routes/health.js';
-import { type ConcurrencyOptions, shedding } from './pipeline/shed.js';
+import { type HealthOptions, healthRoute } from './routes/health.js';
+import { Admission, type ConcurrencyOptions } from './pipeline/shed.js';
 import { observing } from './pipeline/observe.js';
 import { type OpenTelemetryApi, Telemetry } from './pipeline/tracing.js';
 import { type StoreFetch, acceptingUrls } from './http/fetch-input.js';
@@ -23,6 +23,7 @@ import type { AnyDatabase, Database } from './storage/database.js';
 import { DEFAULT_IDEMPOTENCY_TTL_MS } from './storage/idempotency.js';
 import { checkSchemaName } from './storage/schema-name.js';
 import { createRepositories } from './storage/repositories.js';
+import { createDefaultOnError } from './pipeline/error-log.js';
 import { type KeysInput, checkOptions } from './options.js';
 
 /** Options of {@link createPetStore}. */
@@ -127,8 +128,9 @@ export interface PetStoreOptions {
   /**
    * Called with every error answered as 500 or 503 (the client sees a masked message), and with
    * whatever `onResponse` throws; `context.requestId` is the answer's `X-Request-Id`.
-   * @default logs to console.error, with the request id; except the 503s of a store whose
-   * database was closed (`database_closed`), which are expected and not logged
+   * @default logs to console.error: an operational failure (not migrated, a refused login, the
+   * database unreachable or too slow) as one line per cause naming the fix, then a count at most
+   * once a minute; anything else whole, with the request id; nothing for a closed database
    */
   onError?: (error: unknown, request: Request, context: ErrorContext) => void;
   /**
@@ -181,11 +183,12 @@ export interface PetStoreOptions {
    */
   createResponse?: ResponseFactory;
   /**
-   * Load shedding: at most `limit` requests served at once; one more is answered at once with 503,
-   * Error code `overloaded` and `Retry-After` (before its body is read or its key checked), so
-   * admitted requests keep their latency and clients back off instead of queueing. Health is
-   * never refused. Off when absent (the standalone server turns it on: `--max-in-flight`). Choose
-   * `limit` from what the database can do at once: docs/operations.md, "Load shedding".
+   * Load shedding: at most `limit` requests do their work at once, counted from when the key is
+   * checked and the body is in (a slow client holds no slot); up to `queue` more wait their turn
+   * (at most `maxWaitMs`), freed slots going first to the key that holds the fewest; past that,
+   * 503 `overloaded` with a `Retry-After` from the store's state now. Health, the OpenAPI document
+   * and the docs page are never counted nor refused. Off when absent (the standalone server turns
+   * it on: `--max-in-flight`). docs/operations.md, "Load shedding".
    * @example
    * ```ts
    * createPetStore({ db, keys, concurrency: { limit: 40, onShed: () => shedCounter.inc() } })
@@ -332,18 +335,13 @@ export function createPetStore(given: PetStoreOptions): PetStore {
     ],
     authenticate: createAuthenticator(options.keys),
     rateLimit: options.rateLimit ? createRateLimiter(options.rateLimit, store.rateLimits, store.now) : undefined,
-    onError: options.onError ?? defaultOnError(store.classify),
+    onError: options.onError ?? createDefaultOnError(store.classify),
     cors: options.cors === undefined ? undefined : createCors(options.cors),
     onResponse,
     createResponse: options.createResponse ?? standardResponse,
+    admission: options.concurrency === undefined ? undefined : new Admission(options.concurrency),
   });
-  const healthPath = store.basePath + HEALTH_PATH;
-  const observed = observation ? observation.wrap(handle) : handle;
-  // Shedding first: a refused request costs neither a span nor a scope.
-  const serve =
-    options.concurrency === undefined
-      ? observed
-      : shedding(options.concurrency, observed, (request) => new URL(request.url).pathname === healthPath, handle.refuse);
+  const serve = observation ? observation.wrap(handle) : handle;
   // Bound (a plain function); per request, only the input check of acceptingUrls runs before `serve`.
   return Object.freeze({
     fetch: acceptingUrls(serve),
@@ -370,13 +368,4 @@ function normaliseBasePath(path: string): string {
     throw new TypeError(`petstore-router: basePath must be '' or start with '/', got ${JSON.stringify(path)}`);
   }
   return trimmed;
-}
-
-/** Logs to console.error, except the 503s of a store whose database was closed: it is shut down, not failing. */
-function defaultOnError(classify: StoreContext['classify']): OnError {
-  return (error, request, context) => {
-    if (classify(error)?.kind === 'closed') return;
-    const id = context ? ` (request ${context.requestId})` : '';
-    console.error(`petstore-router: ${request.method} ${new URL(request.url).pathname} failed${id}:`, error);
-  };
 }

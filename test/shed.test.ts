@@ -1,36 +1,50 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createPetStore } from '../src/index.js';
+import { Admission } from '../src/pipeline/shed.js';
 import { sharedPGlite } from './helpers/db.js';
 import { KEY, ORIGIN } from './helpers/harness.js';
-import { mounted, transports } from './helpers/operating.js';
+import { brokenDatabase, fakeDatabase, mounted, transports } from './helpers/operating.js';
 
-/** A key verifier that holds every request until `open()`: requests stay in flight as long as the test wants. */
+/**
+ * A database that holds every statement until `open()`, then answers no rows: requests keep their
+ * slot as long as the test wants (a list answers 200 []). `held()` counts statements started.
+ */
 function gate() {
   let open!: () => void;
   const opened = new Promise<void>((resolve) => (open = resolve));
-  let verified = 0;
-  const keys = async (key: string) => {
-    verified++;
+  let held = 0;
+  const db = fakeDatabase(async () => {
+    held++;
     await opened;
-    return key === KEY;
-  };
-  return { keys, open, verified: () => verified };
+    return { rows: [] };
+  });
+  return { db, open, held: () => held };
 }
 
 const auth = { authorization: `Bearer ${KEY}` };
+const list = () => new Request(`${ORIGIN}/v1/pets`, { headers: auth });
+const until = async (done: () => boolean) => {
+  while (!done()) await new Promise((r) => setTimeout(r, 5));
+};
 
 for (const transport of transports) {
-  test(`${transport.name}: past concurrency.limit a request is answered 503 overloaded at once, before auth; health still answers`, async () => {
+  test(`${transport.name}: past limit + queue a request is answered 503 overloaded; waiters are served in turn; health never waits`, async () => {
     const held = gate();
     let shed = 0;
-    const store = createPetStore({ db: await sharedPGlite(), keys: held.keys, concurrency: { limit: 2, onShed: () => shed++ } });
+    const store = createPetStore({
+      db: held.db,
+      keys: [KEY],
+      // Health on a database of its own, as the standalone server has it: it never waits behind API work.
+      health: { db: await sharedPGlite() },
+      concurrency: { limit: 2, queue: 1, maxWaitMs: 30_000, onShed: () => shed++ },
+    });
     await mounted(transport, store, async (fetch) => {
-      const first = fetch(new Request(`${ORIGIN}/v1/pets`, { headers: auth }));
-      const second = fetch(new Request(`${ORIGIN}/v1/pets`, { headers: auth }));
-      while (held.verified() < 2) await new Promise((r) => setTimeout(r, 5));
+      const first = fetch(list());
+      const second = fetch(list());
+      await until(() => held.held() >= 2);
+      const third = fetch(list()); // waits for a slot
 
-      const started = performance.now();
       const refused = await fetch(
         new Request(`${ORIGIN}/v1/pets`, {
           method: 'POST',
@@ -38,103 +52,160 @@ for (const transport of transports) {
           body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
         }),
       );
-      assert.ok(performance.now() - started < 5_000, 'answered while the others are held (they never end on their own)');
       assert.is(refused.status, 503);
-      assert.is(refused.headers.get('retry-after'), '1');
+      assert.is(refused.headers.get('retry-after'), '1', 'no answer in the window to go by: the least');
       assert.ok(refused.headers.get('x-request-id'), 'a refused request has its request id');
       assert.equal(await refused.json(), {
         code: 'overloaded',
         message: 'the server is at capacity, retry after Retry-After seconds',
         status: 503,
       });
-      assert.is(held.verified(), 2, 'the refused request never reached the key check');
       assert.is(shed, 1, 'onShed told once per refused request');
+      assert.is(held.held(), 2, 'the waiting request did no database work');
 
-      const health = await fetch(new Request(`${ORIGIN}/v1/health`));
-      assert.is(health.status, 200, 'health is never refused');
+      for (const [method, path] of [
+        ['GET', '/v1/health'],
+        ['GET', '/v1/health/'],
+        ['HEAD', '/v1/health'],
+        ['HEAD', '/v1/health/'],
+      ] as const) {
+        const started = performance.now();
+        const health = await fetch(new Request(`${ORIGIN}${path}`, { method }));
+        assert.is(health.status, 200, `${method} ${path} answers while every slot is held`);
+        assert.ok(performance.now() - started < 1_000, `${method} ${path} within 1 s`);
+      }
+      assert.ok((await fetch(new Request(`${ORIGIN}/v1/openapi.json`))).ok, 'the document is never shed');
 
       held.open();
       assert.is((await first).status, 200);
       assert.is((await second).status, 200);
-      // The count went down with the answers: the next requests are served.
-      const again = await Promise.all([1, 2].map(() => fetch(new Request(`${ORIGIN}/v1/pets`, { headers: auth }))));
+      assert.is((await third).status, 200, 'the waiter got the freed slot');
+      const again = await Promise.all([1, 2, 3].map(() => fetch(list())));
       assert.equal(
         again.map((r) => r.status),
-        [200, 200],
+        [200, 200, 200],
       );
-      assert.is(shed, 1);
     });
   });
 }
 
-test('a request whose handling fails still leaves the count (no slot is lost)', async () => {
-  let calls = 0;
-  const store = createPetStore({
-    db: await sharedPGlite(),
-    keys: () => {
-      calls++;
-      throw new Error('verifier failed');
-    },
-    concurrency: { limit: 1 },
-    onError: () => {},
-  });
-  for (let i = 0; i < 5; i++) {
-    const res = await store.fetch(new Request(`${ORIGIN}/v1/pets`, { headers: auth }));
-    assert.is(res.status, 500);
-  }
-  assert.is(calls, 5, 'every request was admitted: the slot came back each time');
+test('a request whose body is still arriving holds no slot', async () => {
+  const store = createPetStore({ db: await sharedPGlite(), keys: [KEY], concurrency: { limit: 1, queue: 0 } });
+  let push!: ReadableStreamDefaultController<Uint8Array>;
+  const body = new ReadableStream<Uint8Array>({ start: (c) => void (push = c) });
+  const slow = store.fetch(
+    new Request(`${ORIGIN}/v1/pets`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit),
+  );
+  push.enqueue(new TextEncoder().encode('{"name":"Slow",'));
+  for (let i = 0; i < 3; i++) assert.is((await store.fetch(list())).status, 200, 'the one slot is free while the body arrives');
+  push.enqueue(new TextEncoder().encode('"categoryId":1}'));
+  push.close();
+  assert.is((await slow).status, 201);
 });
 
-test('Retry-After grows while refusals outnumber a quarter of the served requests, and shrinks back when they do not', async () => {
-  const db = await sharedPGlite();
-  let held = gate();
-  const store = createPetStore({ db, keys: (key) => held.keys(key), concurrency: { limit: 1, maxRetryAfterSeconds: 30 } });
-  const get = () => store.fetch(new Request(`${ORIGIN}/v1/pets`, { headers: auth }));
-  const retryAfter = async () => {
-    const res = await get();
-    assert.is(res.status, 503);
-    return res.headers.get('retry-after');
-  };
-  let holding = get();
-  while (held.verified() < 1) await new Promise((r) => setTimeout(r, 5));
-  for (let i = 0; i < 20; i++) assert.is(await retryAfter(), '1', 'the least Retry-After first');
-  await new Promise((r) => setTimeout(r, 1_050));
-  // 21 refused for 1 served in the window before: (1 + 21) / 1.25 = 17.6 times as long, at most doubled per window.
-  assert.is(await retryAfter(), '2');
-  await new Promise((r) => setTimeout(r, 1_050));
-  assert.is(await retryAfter(), '4', 'doubled again: 1 refused, 0 served in the window before');
-  held.open();
-  assert.is((await holding).status, 200);
+test('a request whose handling fails still leaves its slot', async () => {
+  const store = createPetStore({
+    db: brokenDatabase(),
+    keys: [KEY],
+    concurrency: { limit: 1, queue: 0 },
+    onError: () => {},
+  });
+  for (let i = 0; i < 5; i++) assert.is((await store.fetch(list())).status, 500, 'admitted each time: the slot came back');
+});
 
-  held = gate();
-  held.open();
-  for (let i = 0; i < 40; i++) assert.is((await get()).status, 200);
-  const reopened = gate();
-  held = reopened;
-  holding = get();
-  while (reopened.verified() < 1) await new Promise((r) => setTimeout(r, 5));
-  await new Promise((r) => setTimeout(r, 1_050));
-  // 1 refused for 41 served: below half the target, one second less.
-  assert.is(await retryAfter(), '3');
-  reopened.open();
-  assert.is((await holding).status, 200);
+test('a freed slot goes to the waiting key that holds the fewest; a full queue refuses the heaviest key first', async () => {
+  const shed: string[] = [];
+  const admission = new Admission({ limit: 2, queue: 2, maxWaitMs: 30_000, onShed: (r) => void shed.push(r.url) });
+  const req = (name: string) => new Request(`${ORIGIN}/${name}`);
+  const order: string[] = [];
+  const enter = (who: string, name: string) => {
+    const entering = admission.enter(who, req(name));
+    if (entering === undefined) return (order.push(name), Promise.resolve());
+    return entering.then(
+      () => void order.push(name),
+      (error: { status: number }) => void order.push(`${name}:${error.status}`),
+    );
+  };
+  void enter('a', 'a1');
+  void enter('a', 'a2');
+  const a3 = enter('a', 'a3');
+  const a4 = enter('a', 'a4');
+  assert.equal(order, ['a1', 'a2'], 'a holds both slots; two of its requests wait');
+  const b1 = enter('b', 'b1'); // the queue is full of a's: a's newest waiter makes room
+  await a4;
+  assert.equal(order, ['a1', 'a2', 'a4:503']);
+  assert.equal(shed, [`${ORIGIN}/a4`]);
+  admission.leave('a');
+  await b1;
+  assert.equal(order, ['a1', 'a2', 'a4:503', 'b1'], 'b holds none: it gets the slot before a3, which came first');
+  const c1 = enter('c', 'c1'); // queue: a3, c1
+  const a5 = enter('a', 'a5'); // full; a (1 held + 1 waiting + 1) is not lighter than anyone: refused
+  await a5;
+  assert.equal(order.at(-1), 'a5:503');
+  admission.leave('b');
+  await c1;
+  assert.equal(order.at(-1), 'c1', 'c (none held) before a (one held)');
+  admission.leave('a');
+  await a3;
+  assert.equal(order.at(-1), 'a3');
+});
+
+test('a waiter past maxWaitMs is refused, and its place freed', async () => {
+  const admission = new Admission({ limit: 1, queue: 1, maxWaitMs: 50 });
+  assert.is(admission.enter('a', new Request(ORIGIN)), undefined);
+  const waiting = admission.enter('a', new Request(ORIGIN))!;
+  const error = await waiting.then(
+    () => undefined,
+    (e: { status: number; headers: Record<string, string> }) => e,
+  );
+  assert.is(error?.status, 503);
+  const next = admission.enter('a', new Request(ORIGIN));
+  assert.ok(next instanceof Promise, 'the place is free again: the next one waits instead of being refused');
+  admission.leave('a');
+  await next;
+});
+
+test('Retry-After follows the state now: the refused per served of the last second, and falls back once that is over', async () => {
+  const admission = new Admission({ limit: 1, queue: 0, maxRetryAfterSeconds: 30 });
+  const retryAfter = async () =>
+    admission.enter('a', new Request(ORIGIN))!.then(
+      () => {
+        throw new Error('admitted');
+      },
+      (e: { headers: Record<string, string> }) => Number(e.headers['retry-after']),
+    );
+  assert.is(admission.enter('a', new Request(ORIGIN)), undefined);
+  admission.leave('a');
+  assert.is(admission.enter('a', new Request(ORIGIN)), undefined);
+  // 1 served (in the window), 7 refused: the refused need 7 turns.
+  const seen: number[] = [];
+  for (let i = 0; i < 7; i++) seen.push(await retryAfter());
+  assert.is(seen.at(-1), 7, `refused per served: ${seen.join(',')}`);
+  await new Promise((r) => setTimeout(r, 2_100));
+  assert.is(await retryAfter(), 1, 'two quiet seconds later the counts are forgotten: the least');
+  admission.leave('a');
 });
 
 test('wrong concurrency options fail at creation, naming the option', async () => {
   const db = await sharedPGlite();
-  assert.throws(
-    () => createPetStore({ db, keys: [KEY], concurrency: { limit: 0 } }),
-    /options\.concurrency\.limit must be a positive integer/,
-  );
-  assert.throws(
-    () => createPetStore({ db, keys: [KEY], concurrency: { limit: 2, retryAfterSeconds: 1.5 } }),
-    /options\.concurrency\.retryAfterSeconds/,
-  );
+  const wrong: [object, RegExp][] = [
+    [{ limit: 0 }, /options\.concurrency\.limit must be a positive integer/],
+    [{ limit: 2, retryAfterSeconds: 1.5 }, /options\.concurrency\.retryAfterSeconds/],
+    [
+      { limit: 2, retryAfterSeconds: 5, maxRetryAfterSeconds: 2 },
+      /options\.concurrency\.maxRetryAfterSeconds must be .* at least retryAfterSeconds/,
+    ],
+    [{ limit: 2, queue: -1 }, /options\.concurrency\.queue must be a whole number/],
+    [{ limit: 2, maxWaitMs: 0 }, /options\.concurrency\.maxWaitMs must be a positive/],
+  ];
+  for (const [concurrency, message] of wrong)
+    assert.throws(() => createPetStore({ db, keys: [KEY], concurrency: concurrency as never }), message);
   assert.throws(() => createPetStore({ db, keys: [KEY], concurrency: 5 as never }), /options\.concurrency must be an object/);
-  assert.throws(
-    () => createPetStore({ db, keys: [KEY], concurrency: { limit: 2, retryAfterSeconds: 5, maxRetryAfterSeconds: 2 } }),
-    /options\.concurrency\.maxRetryAfterSeconds must be .* at least retryAfterSeconds/,
-  );
 });
 
 test.run();

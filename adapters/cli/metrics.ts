@@ -32,7 +32,7 @@ export function createMetrics(inCluster: boolean) {
   });
   const shed = new Counter({
     name: 'petstore_shed_requests_total',
-    help: 'Requests answered 503 overloaded at once because the bound of requests in flight was reached (--max-in-flight).',
+    help: 'Requests answered 503 overloaded: the bound of requests at work (--max-in-flight) and its queue were full, or one waited its 1 s.',
     registers: [registry],
   });
   const deprecatedOperations = deprecatedOperationIds();

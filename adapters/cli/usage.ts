@@ -42,9 +42,10 @@ Options:
   --metrics-port P  Prometheus metrics at http://H:P/metrics, on a listener of its own (no key)
   --metrics-host H  address of the metrics listener (default 127.0.0.1)
   --cors-origin O   let browser pages on origin O call the API (repeatable; '*' for any origin)
-  --max-in-flight N at most N requests served at once per process; more get 503 overloaded with
-                    Retry-After at once (/v1/health never). Default 4 per pool connection, at
-                    least 32 (PostgreSQL: 40, PGlite: 32); 0 turns load shedding off
+  --max-in-flight N at most N requests at work at once per process (counted once the body is
+                    in); N more wait up to 1 s, then 503 overloaded + Retry-After (/v1/health
+                    never). Default 4 per pool connection, at least 32 (PostgreSQL: 40, PGlite:
+                    32); 0 turns load shedding off
   --db-max-wait-ms MS
                     the longest a request waits on PostgreSQL for a connection or a statement
                     before 503 (default 5000); a stuck connection is dropped

@@ -5,6 +5,7 @@ import type { DatabaseErrorKind, DatabaseFailure } from './contract.js';
 
 const failure = (kind: DatabaseErrorKind, stored: DatabaseFailure['stored']): DatabaseFailure => Object.freeze({ kind, stored });
 const UNAVAILABLE = failure('unavailable', 'no');
+const LOGIN_REFUSED = failure('login_refused', 'no');
 const TIMEOUT_NOTHING_STORED = failure('timeout', 'no');
 const TIMEOUT_MAYBE_STORED = failure('timeout', 'maybe');
 const OUTCOME_UNKNOWN = failure('outcome_unknown', 'maybe');
@@ -25,9 +26,11 @@ const STATEMENT_NAME_CONFLICT = new Set(['26000', '42P05']);
 // 08 connection exception, 57P01-57P03 and 57P05 shut down / cannot connect now / idle session
 // timeout, 53300 too many connections: the work was refused, not done.
 const UNAVAILABLE_SQLSTATE = /^(?:08...|57P0[1235]|53300)$/;
+// 28: invalid authorization (28P01 a wrong password, 28000 no such role or no pg_hba.conf entry).
+const LOGIN_REFUSED_SQLSTATE = /^28...$/;
 // SQLSTATE classes of a server that did not do the work (connection, operator intervention,
 // insufficient resources): anything else it answers is an ordinary SQL error.
-const NOT_ANSWERED_CLASS = /^(?:08|57P|53)/;
+const NOT_ANSWERED_CLASS = /^(?:08|28|57P|53)/;
 
 // errnos: refused or never reached (nothing sent), or lost while a statement may have been out.
 const UNREACHED_ERRNO = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
@@ -62,6 +65,7 @@ function kindOf(e: ErrorLike): DatabaseFailure | undefined {
   if (SENT_TIMEOUT_MESSAGE.test(message)) return TIMEOUT_MAYBE_STORED;
   if (CONNECT_TIMEOUT_MESSAGE.test(message)) return TIMEOUT_NOTHING_STORED;
   if (code !== undefined && (UNAVAILABLE_SQLSTATE.test(code) || UNREACHED_ERRNO.has(code))) return UNAVAILABLE;
+  if (code !== undefined && LOGIN_REFUSED_SQLSTATE.test(code)) return LOGIN_REFUSED;
   if ((code !== undefined && LOST_ERRNO.has(code)) || LOST_MESSAGE.test(message)) return OUTCOME_UNKNOWN;
   if (UNREACHED_MESSAGE.test(message)) return UNAVAILABLE;
   if (e instanceof AggregateError) {

@@ -65,13 +65,14 @@ export interface ReadSide<DB> {
  * What a failed database call means for the store and its client:
  * - `unavailable`: the database could not be reached or refused the work (connect refused, shut
  *   down, too many connections); the statement did not run.
+ * - `login_refused`: the server refused the credentials (a password or pg_hba.conf an operator fixes).
  * - `timeout`: a wait ran to its bound (a connection not lent in time, a statement not answered).
  * - `outcome_unknown`: the connection was lost after the statement was sent.
  * - `not_primary`: the server is not (or no longer) a primary: it refused a write.
  * - `not_migrated`: our tables (or the store's schema) are missing or behind.
  * - `closed`: the database was closed under the store.
  */
-export type DatabaseErrorKind = 'unavailable' | 'timeout' | 'outcome_unknown' | 'not_primary' | 'not_migrated' | 'closed';
+export type DatabaseErrorKind = 'unavailable' | 'login_refused' | 'timeout' | 'outcome_unknown' | 'not_primary' | 'not_migrated' | 'closed';
 
 /** A classified database error: its kind, and whether what was sent may have been stored. */
 export interface DatabaseFailure {

@@ -9,6 +9,8 @@ import { type OnError, type OnResponse, type Seen, createReporter } from './on-r
 import type { RateLimiter } from './rate-limit.js';
 import { type Answer, type ResponseFactory, setHeader, setHeaders, toResponse } from '../http/answer.js';
 import { errorResponse, toApiError } from './respond.js';
+import type { Admission } from './shed.js';
+import { readJsonObject } from '../http/body.js';
 
 export interface PipelineOptions {
   store: StoreContext;
@@ -25,6 +27,8 @@ export interface PipelineOptions {
   onResponse?: OnResponse | undefined;
   /** How JSON answers become Responses. */
   createResponse: ResponseFactory;
+  /** Load shedding (option `concurrency`): keyed operations enter it once their body is in. Absent: off. */
+  admission?: Admission | undefined;
 }
 
 /**
@@ -42,6 +46,7 @@ export function createPipeline({
   cors,
   onResponse,
   createResponse,
+  admission,
 }: PipelineOptions) {
   const match = createRouteMatcher([...routes, ...publicRoutes], store.basePath);
   const isPublic = new Set(publicRoutes);
@@ -51,7 +56,7 @@ export function createPipeline({
   // Every answer carries its X-Request-Id; CORS headers and the onResponse event only when asked
   // for (a branch each otherwise). One async function per request: a second awaited layer cost
   // more than the id itself (history: git log of docs/performance.md).
-  return Object.assign(handle, { refuse });
+  return handle;
 
   async function handle(request: Request): Promise<Response> {
     const requestId = requestIdFromHeader(request.headers.get('x-request-id'));
@@ -61,6 +66,7 @@ export function createPipeline({
     const allowOrigin = cors?.allowOrigin(request);
     let routeHeaders: Record<string, string> | undefined;
     let limitHeaders: Record<string, string> | undefined;
+    let admitted: string | undefined;
     try {
       if (allowOrigin !== undefined && cors!.isPreflight(request)) {
         const answer = preflight(request, allowOrigin);
@@ -89,6 +95,15 @@ export function createPipeline({
       }
       const req: RouteRequest = { request, url, params: found.params, store, principal };
       routeHeaders = found.route.headers?.(req);
+      // The body arrives on the client's time (bounded by the adapter), before the request
+      // counts against the bound of work at once; keyed operations only (public ones do no
+      // database work of the store's, and health must never wait behind API work).
+      if (found.route.request?.body !== undefined) req.rawBody = await readJsonObject(request);
+      if (admission && principal !== '') {
+        const entering = admission.enter(principal, request);
+        if (entering) await entering;
+        admitted = principal;
+      }
       if (rateLimit && principal !== '') limitHeaders = await rateLimit(principal);
       let answer = await found.route.handler(req);
       if (routeHeaders) setHeaders(answer, routeHeaders);
@@ -97,8 +112,18 @@ export function createPipeline({
         const conditional = conditionalAnswer(request, answer);
         answer = conditional instanceof Promise ? await conditional : conditional;
       }
+      if (admitted !== undefined) {
+        admission!.leave(admitted);
+        admitted = undefined;
+      }
       return finish(request, answer, requestId, allowOrigin, seen);
     } catch (thrown) {
+      if (admitted !== undefined) admission!.leave(admitted);
+      // A refusal of the admission: cheap by design, so no onResponse, onError nor access log
+      // (a client retrying at once must not make logging the bottleneck).
+      if (thrown instanceof ApiError && thrown.code === ErrorCode.overloaded) {
+        return finish(request, errorResponse(thrown, routeHeaders), requestId, allowOrigin, undefined);
+      }
       const error = toApiError(thrown, store.classify, request.method !== 'GET' && request.method !== 'HEAD');
       if (error.status >= 500) {
         reportError(thrown, request, requestId);
@@ -107,17 +132,6 @@ export function createPipeline({
       const answer = errorResponse(error, limitHeaders ? { ...routeHeaders, ...limitHeaders } : routeHeaders);
       return finish(request, answer, requestId, allowOrigin, seen);
     }
-  }
-
-  /** An error answered before the pipeline runs (load shedding): request id and CORS, no onResponse nor onError. */
-  function refuse(request: Request, error: ApiError): Response {
-    return finish(
-      request,
-      errorResponse(error),
-      requestIdFromHeader(request.headers.get('x-request-id')),
-      cors?.allowOrigin(request),
-      undefined,
-    );
   }
 
   /** A preflight to a path under the base path (204 with that path's methods), else undefined. */

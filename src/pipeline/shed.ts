@@ -1,22 +1,34 @@
-import { ApiError, ErrorCode } from '../errors.js';
+import type { ApiError } from '../errors.js';
+import { retryAfterEstimate } from './retry-after.js';
 
-/** Load shedding of one store (option `concurrency`): a bound on the requests it serves at once. */
+/** Load shedding of one store (option `concurrency`): a bound on the requests doing database work at once. */
 export interface ConcurrencyOptions {
   /**
-   * The most requests this store serves at once. One more is answered at once with 503, Error code
-   * `overloaded` and `Retry-After`, before its body is read or its key checked. `GET {basePath}/health`
-   * is never refused nor counted. See docs/operations.md, "Load shedding", for choosing it.
+   * The most requests this store lets do their work at once. A request is counted from when its
+   * key was checked and its body has arrived until its answer is built (health, the OpenAPI
+   * document and the docs page are never counted nor refused). See docs/operations.md, "Load shedding".
    */
   limit: number;
   /**
-   * The least `Retry-After` of a refused request, in seconds. While more than a quarter as many
-   * requests are refused as served, the next refusals ask for proportionally longer (at most
-   * `maxRetryAfterSeconds`), so clients that honour it come back no faster than they can be served.
+   * How many requests past `limit` may wait for a slot (each at most `maxWaitMs`); past them,
+   * the next is answered 503 `overloaded` with `Retry-After`. Freed slots go first to the waiting
+   * key that holds the fewest, so one key cannot take more than its share while others wait.
+   * @default limit
+   */
+  queue?: number;
+  /**
+   * How long a request may wait for a slot before it is answered 503 `overloaded`.
+   * @default 1000
+   */
+  maxWaitMs?: number;
+  /**
+   * The least `Retry-After` of a refusal, in seconds. Each refusal asks for the time the store
+   * expects a slot to free for it, from its state now (docs/operations.md), at least this.
    * @default 1
    */
   retryAfterSeconds?: number;
   /**
-   * The most `Retry-After` of a refused request, in seconds.
+   * The most `Retry-After` of a refusal, in seconds.
    * @default 30
    */
   maxRetryAfterSeconds?: number;
@@ -27,15 +39,13 @@ export interface ConcurrencyOptions {
 /** A store's request handler, as the adapter calls it. */
 export type Handle = (request: Request) => Promise<Response>;
 
-/** Seconds a refused client should wait at least: work in flight ends within milliseconds, so one second. */
+const DEFAULT_MAX_WAIT_MS = 1_000;
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
 const DEFAULT_MAX_RETRY_AFTER_SECONDS = 30;
-/** Refused per served request that the Retry-After aims at: refusals stay a small part of the work. */
-const TARGET_REFUSED_PER_SERVED = 0.25;
-/** How often the Retry-After is reconsidered, from the counts of the window before. */
-const WINDOW_MS = 1_000;
 
 type Checked = Required<Omit<ConcurrencyOptions, 'onShed'>> & Pick<ConcurrencyOptions, 'onShed'>;
+
+const wholeAtLeast = (value: unknown, least: number) => Number.isInteger(value) && (value as number) >= least;
 
 /** Checks the option at creation: a wrong value names the option and what to pass. */
 export function checkConcurrency(options: ConcurrencyOptions): Checked {
@@ -44,112 +54,152 @@ export function checkConcurrency(options: ConcurrencyOptions): Checked {
   }
   const {
     limit,
+    queue = limit,
+    maxWaitMs = DEFAULT_MAX_WAIT_MS,
     retryAfterSeconds = DEFAULT_RETRY_AFTER_SECONDS,
     maxRetryAfterSeconds = Math.max(retryAfterSeconds, DEFAULT_MAX_RETRY_AFTER_SECONDS),
     onShed,
   } = options;
-  if (!Number.isInteger(limit) || limit < 1) {
-    throw new TypeError(`petstore-router: options.concurrency.limit must be a positive integer, got ${String(limit)}`);
+  const name = 'petstore-router: options.concurrency.';
+  if (!wholeAtLeast(limit, 1)) throw new TypeError(`${name}limit must be a positive integer, got ${String(limit)}`);
+  if (!wholeAtLeast(queue, 0)) throw new TypeError(`${name}queue must be a whole number, 0 or more, got ${String(queue)}`);
+  if (!wholeAtLeast(maxWaitMs, 1))
+    throw new TypeError(`${name}maxWaitMs must be a positive whole number of milliseconds, got ${String(maxWaitMs)}`);
+  if (!wholeAtLeast(retryAfterSeconds, 1)) {
+    throw new TypeError(`${name}retryAfterSeconds must be a whole number of seconds, at least 1, got ${String(retryAfterSeconds)}`);
   }
-  if (!Number.isInteger(retryAfterSeconds) || retryAfterSeconds < 1) {
+  if (!wholeAtLeast(maxRetryAfterSeconds, retryAfterSeconds)) {
     throw new TypeError(
-      `petstore-router: options.concurrency.retryAfterSeconds must be a whole number of seconds, at least 1, got ${String(retryAfterSeconds)}`,
+      `${name}maxRetryAfterSeconds must be a whole number of seconds, at least retryAfterSeconds, got ${String(maxRetryAfterSeconds)}`,
     );
   }
-  if (!Number.isInteger(maxRetryAfterSeconds) || maxRetryAfterSeconds < retryAfterSeconds) {
-    throw new TypeError(
-      `petstore-router: options.concurrency.maxRetryAfterSeconds must be a whole number of seconds, at least retryAfterSeconds, got ${String(maxRetryAfterSeconds)}`,
-    );
-  }
-  if (onShed !== undefined && typeof onShed !== 'function')
-    throw new TypeError('petstore-router: options.concurrency.onShed must be a function');
-  return { limit, retryAfterSeconds, maxRetryAfterSeconds, onShed };
+  if (onShed !== undefined && typeof onShed !== 'function') throw new TypeError(`${name}onShed must be a function`);
+  return { limit, queue, maxWaitMs, retryAfterSeconds, maxRetryAfterSeconds, onShed };
+}
+
+interface Waiter {
+  who: string;
+  request: Request;
+  admit: () => void;
+  refuse: (error: ApiError) => void;
+  timer: ReturnType<typeof setTimeout>;
 }
 
 /**
- * Wraps `next` with a counter of requests in flight. Under the limit a request is counted and
- * passed on (the count drops when its response is built); at the limit it is refused by
- * `refuse` with the `overloaded` error, unless `isExempt` (health), which passes uncounted. The
- * fast path is one comparison and two increments: the URL is looked at, and the Retry-After
- * reconsidered, only when refusing.
+ * The admission of requests to their work (pipeline.ts calls it once the key is checked and the
+ * body is in): at most `limit` at once, per key `who`. Under the limit with nobody waiting, a
+ * request enters at once (`enter` returns undefined: no promise, two counts). Otherwise it waits
+ * in a bounded queue; a freed slot goes to the waiting key holding the fewest slots (the oldest
+ * waiter of it), so a greedy key cannot crowd out another while both wait. A full queue refuses
+ * the newcomer, unless its key holds less than the key with the most slots and waiters: then
+ * that key's newest waiter is refused in its place. A waiter past `maxWaitMs` is refused.
  */
-export function shedding(
-  options: ConcurrencyOptions,
-  next: Handle,
-  isExempt: (request: Request) => boolean,
-  refuse: (request: Request, error: ApiError) => Response,
-): Handle {
-  const checked = checkConcurrency(options);
-  const { limit, onShed } = checked;
-  const retryAfter = retryAfterPolicy(checked);
-  let inFlight = 0;
-  const leave = () => void inFlight--;
-  return (request) => {
-    if (inFlight >= limit) {
-      if (isExempt(request)) return next(request);
-      onShed?.(request);
-      return Promise.resolve(refuse(request, retryAfter.refused()));
-    }
-    inFlight++;
-    retryAfter.served++;
-    let served: Promise<Response>;
-    try {
-      served = next(request);
-    } catch (error) {
-      inFlight--;
-      throw error;
-    }
-    served.then(leave, leave);
-    return served;
-  };
-}
+export class Admission {
+  readonly #options: Checked;
+  readonly #estimate: ReturnType<typeof retryAfterEstimate>;
+  #inFlight = 0;
+  /** Slots held per key. */
+  readonly #held = new Map<string, number>();
+  /** Waiters per key, oldest first; a key is removed once it has none. */
+  readonly #waiting = new Map<string, Waiter[]>();
+  #waitingCount = 0;
 
-/**
- * The Retry-After of refusals. A client that honours it comes back after that many seconds, so
- * the refused traffic is about (clients refused) / Retry-After per second: with a fixed second and
- * a crowd of clients, answering refusals would crowd out the work. Each window, the ratio r of
- * refused to served requests of the window before sets the next one: above the target r*, the
- * returning traffic is (1 + r) times the served, so the Retry-After is scaled by (1 + r) / (1 + r*),
- * at most doubled per window (a burst at once must not send every client away for long); below
- * half the target, it shrinks by a second, back to the least.
- */
-function retryAfterPolicy({ retryAfterSeconds: least, maxRetryAfterSeconds: most }: Checked) {
-  const errors = new Map<number, ApiError>();
-  const errorFor = (seconds: number) => {
-    let error = errors.get(seconds);
-    if (error === undefined) {
-      error = new ApiError({
-        status: 503,
-        code: ErrorCode.overloaded,
-        message: 'the server is at capacity, retry after Retry-After seconds',
-        headers: {
-          'retry-after': String(seconds),
-        },
-      });
-      errors.set(seconds, error);
+  constructor(options: ConcurrencyOptions) {
+    this.#options = checkConcurrency(options);
+    this.#estimate = retryAfterEstimate(this.#options);
+  }
+
+  /** Admits `who`'s request: undefined when admitted at once, else a promise (rejected with a 503 `overloaded` when refused). */
+  enter(who: string, request: Request): Promise<void> | undefined {
+    if (this.#inFlight < this.#options.limit && this.#waitingCount === 0) {
+      this.#take(who);
+      return undefined;
     }
-    return error;
-  };
-  let seconds = least;
-  let refused = 0;
-  let windowStart = performance.now();
-  const policy = {
-    served: 0,
-    refused(): ApiError {
-      refused++;
-      const now = performance.now();
-      if (now - windowStart >= WINDOW_MS) {
-        const ratio = refused / Math.max(1, policy.served);
-        if (ratio > TARGET_REFUSED_PER_SERVED) {
-          const wanted = Math.ceil((seconds * (1 + ratio)) / (1 + TARGET_REFUSED_PER_SERVED));
-          seconds = Math.min(most, 2 * seconds, wanted);
-        } else if (ratio < TARGET_REFUSED_PER_SERVED / 2) seconds = Math.max(least, seconds - 1);
-        refused = 0;
-        policy.served = 0;
-        windowStart = now;
+    if (this.#waitingCount >= this.#options.queue && !this.#makeRoomFor(who)) return Promise.reject(this.#refusal(request));
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = {
+        who,
+        request,
+        admit: resolve,
+        refuse: reject,
+        timer: setTimeout(() => this.#drop(waiter), this.#options.maxWaitMs),
+      };
+      const queue = this.#waiting.get(who);
+      if (queue === undefined) this.#waiting.set(who, [waiter]);
+      else queue.push(waiter);
+      this.#waitingCount++;
+    });
+  }
+
+  /** `who`'s request has its answer: its slot goes to the next waiter, if any. */
+  leave(who: string): void {
+    this.#inFlight--;
+    const held = this.#held.get(who)! - 1;
+    if (held === 0) this.#held.delete(who);
+    else this.#held.set(who, held);
+    this.#estimate.served();
+    if (this.#waitingCount > 0) this.#admitNext();
+  }
+
+  #take(who: string): void {
+    this.#inFlight++;
+    this.#held.set(who, (this.#held.get(who) ?? 0) + 1);
+  }
+
+  /** The oldest waiter of the waiting key that holds the fewest slots enters. */
+  #admitNext(): void {
+    let chosen: Waiter[] | undefined;
+    let fewest = Infinity;
+    for (const [who, queue] of this.#waiting) {
+      const held = this.#held.get(who) ?? 0;
+      if (held < fewest) {
+        fewest = held;
+        chosen = queue;
       }
-      return errorFor(seconds);
-    },
-  };
-  return policy;
+    }
+    const waiter = chosen!.shift()!;
+    this.#unqueue(waiter, chosen!);
+    this.#take(waiter.who);
+    waiter.admit();
+  }
+
+  /** A full queue: refuses the newest waiter of the key with the most slots and waiters, when that is more than `who` would have. */
+  #makeRoomFor(who: string): boolean {
+    const mine = (this.#held.get(who) ?? 0) + (this.#waiting.get(who)?.length ?? 0) + 1;
+    let heaviest: Waiter[] | undefined;
+    let most = mine;
+    for (const [key, queue] of this.#waiting) {
+      const weight = (this.#held.get(key) ?? 0) + queue.length;
+      if (weight > most) {
+        most = weight;
+        heaviest = queue;
+      }
+    }
+    if (heaviest === undefined) return false;
+    const evicted = heaviest.pop()!;
+    this.#unqueue(evicted, heaviest);
+    evicted.refuse(this.#refusal(evicted.request));
+    return true;
+  }
+
+  /** A waiter past maxWaitMs. */
+  #drop(waiter: Waiter): void {
+    const queue = this.#waiting.get(waiter.who);
+    const at = queue?.indexOf(waiter) ?? -1;
+    if (at === -1) return;
+    queue!.splice(at, 1);
+    this.#unqueue(waiter, queue!, false);
+    waiter.refuse(this.#refusal(waiter.request));
+  }
+
+  #unqueue(waiter: Waiter, queue: Waiter[], clear = true): void {
+    if (clear) clearTimeout(waiter.timer);
+    if (queue.length === 0) this.#waiting.delete(waiter.who);
+    this.#waitingCount--;
+  }
+
+  #refusal(request: Request): ApiError {
+    this.#options.onShed?.(request);
+    return this.#estimate.refused(this.#waitingCount);
+  }
 }

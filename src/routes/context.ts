@@ -23,6 +23,8 @@ export interface RouteRequest {
   store: StoreContext;
   /** Who sent it: the hex SHA-256 of the accepted API key (never the key itself). */
   principal: string;
+  /** The JSON object body of an operation that declares one, read by the pipeline before admission. */
+  rawBody?: Record<string, unknown>;
 }
 
 export type RouteHandler = (req: RouteRequest) => Promise<Answer>;

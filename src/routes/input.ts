@@ -135,14 +135,15 @@ export function compileHandler<R extends RequestShape>(documentation: RouteDocum
     try {
       if (gone !== undefined && isSunset(req.store.deprecation, req.store.now()))
         throw new ApiError({ status: 410, code: ErrorCode.gone, message: gone });
-      return body === undefined ? run(req, undefined) : readAndRun(req);
+      if (body === undefined) return run(req, undefined);
+      return req.rawBody === undefined ? readAndRun(req) : run(req, req.rawBody);
     } catch (error) {
       return Promise.reject(error);
     }
   }
 
   /**
-   * The body, then the rest. `return await`: the handler's answer settles this function's promise
+   * The body (when the pipeline has not read it), then the rest. `return await`: the handler's answer settles this function's promise
    * as a value, where a promise returned from a `then` callback (or returned un-awaited from an
    * async function) is adopted through two more microtask turns.
    */

@@ -24,6 +24,13 @@ export async function mounted<T>(
 
 /** A database whose every query fails with a plain error (the store answers 500). */
 export function brokenDatabase(): Kysely<Database> {
+  return fakeDatabase(async () => {
+    throw new Error('boom: a bug below the store');
+  });
+}
+
+/** A Kysely database without a database: every statement is answered by `execute`. */
+export function fakeDatabase(execute: () => Promise<{ rows: unknown[] }>): Kysely<Database> {
   return new Kysely<Database>({
     dialect: {
       createAdapter: () => new PostgresAdapter(),
@@ -32,9 +39,7 @@ export function brokenDatabase(): Kysely<Database> {
       createDriver: () => ({
         init: async () => {},
         acquireConnection: async () => ({
-          executeQuery: async () => {
-            throw new Error('boom: a bug below the store');
-          },
+          executeQuery: execute as never,
           streamQuery: () => {
             throw new Error('boom');
           },
