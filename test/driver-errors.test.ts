@@ -22,6 +22,9 @@ test('each error of pg, pg-pool, PostgreSQL, Kysely and PGlite gets its kind and
     [withCode('57P03', 'the database system is starting up'), 'unavailable/no'],
     [withCode('08006'), 'unavailable/no'],
     [withCode('53300', 'too many connections'), 'unavailable/no'],
+    // The server refused the credentials: an operator fixes it, the client can only retry.
+    [withCode('28P01', 'password authentication failed for user "postgres"'), 'login_refused/no'],
+    [withCode('28000', 'no pg_hba.conf entry for host'), 'login_refused/no'],
     [new AggregateError([withCode('ECONNREFUSED')], ''), 'unavailable/no'],
     [new Error('Client has encountered a connection error and is not queryable'), 'unavailable/no'],
     // The server ended the statement: nothing of it is stored.
