@@ -29,6 +29,11 @@ export const errorKinds = {
     description: 'The path exists but not with this method.',
     headers: { Allow: { $ref: '#/components/headers/Allow' } },
   },
+  RequestTimeout: {
+    status: 408,
+    codes: [ErrorCode.requestTimeout],
+    description: 'The body arrived too slowly (a server adapter bounds its time, e.g. `petstore-router/node`); the connection is closed.',
+  },
   Conflict: {
     status: 409,
     codes: [ErrorCode.conflict],

@@ -7,6 +7,16 @@ export interface BodyReader {
   cancel(reason?: unknown): Promise<void>;
 }
 
+/**
+ * How much body the bridge reads, and how slowly: past `maxBytes` a 413; a body still arriving
+ * `timeoutMs` after its read began, plus one second per `minBytesPerSecond` bytes received, a 408.
+ */
+export interface BodyLimits {
+  maxBytes: number;
+  timeoutMs: number;
+  minBytesPerSecond: number;
+}
+
 /** What the bridge needs to know about the request body once the response is ready. */
 export interface BodyState {
   /** Someone started reading the body (so Node will not discard the rest by itself). */
@@ -22,15 +32,19 @@ type Waiter = { resolve: (result: ReadableStreamReadResult<Uint8Array>) => void;
 /**
  * The one reader of a Node request body in the bridge: chunks are pulled (the socket is paused
  * while nobody asks), at most `maxBytes` are read (past them reading stops, `state.overCap` is
- * set and the read fails with a 413 ApiError), and a client that leaves mid-body fails the
- * pending read instead of leaving it waiting. The web stream of `request.body` (see
+ * set and the read fails with a 413 ApiError), a body that arrives too slowly while someone waits
+ * for it fails the read with a 408 ApiError (the time allowed grows with the bytes received, so
+ * a large body at a fair rate always fits; a drip of a byte a second never does), and a client
+ * that leaves mid-body fails the pending read instead of leaving it waiting. The web stream of `request.body` (see
  * {@link bodyStream}) reads through it.
  */
 export class NodeBodyReader implements BodyReader {
   readonly #req: IncomingMessage;
   readonly #state: BodyState;
-  readonly #maxBytes: number;
+  readonly #limits: BodyLimits;
   #received = 0;
+  #startedAt = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
   #queue: Uint8Array[] = [];
   #ended = false;
   #failure: Error | undefined;
@@ -38,10 +52,10 @@ export class NodeBodyReader implements BodyReader {
   /** Who waits for the whole body ({@link readAll}): chunks are kept as they come, unpaused. */
   #whole: { resolve: (bytes: Uint8Array<ArrayBuffer>) => void; reject: (error: unknown) => void } | undefined;
 
-  constructor(req: IncomingMessage, state: BodyState, maxBytes: number) {
+  constructor(req: IncomingMessage, state: BodyState, limits: BodyLimits) {
     this.#req = req;
     this.#state = state;
-    this.#maxBytes = maxBytes;
+    this.#limits = limits;
   }
 
   read(): Promise<ReadableStreamReadResult<Uint8Array>> {
@@ -70,9 +84,36 @@ export class NodeBodyReader implements BodyReader {
     if (!this.#state.started) {
       this.#state.started = true;
       this.#req.on('data', this.#onData).on('end', this.#onEnd).on('error', this.#onError).on('close', this.#onClose);
+      if (!this.#req.complete && Number.isFinite(this.#limits.timeoutMs)) {
+        this.#startedAt = performance.now();
+        this.#arm(this.#limits.timeoutMs);
+      }
     }
     this.#req.resume();
   }
+
+  #arm(delayMs: number): void {
+    this.#timer = setTimeout(this.#checkPace, Math.max(1, Math.ceil(delayMs)));
+    this.#timer.unref();
+  }
+
+  /** The body's deadline passed: fail it if it is still awaited and behind its pace, else look again when it would be. */
+  readonly #checkPace = (): void => {
+    this.#timer = undefined;
+    if (this.#ended) return;
+    const { timeoutMs, minBytesPerSecond } = this.#limits;
+    const allowed = timeoutMs + (this.#received * 1_000) / minBytesPerSecond;
+    const late = performance.now() - this.#startedAt - allowed;
+    // Nobody waiting: the reader's consumer sets the pace, not the client; look again later.
+    if (late < 0 || (this.#whole === undefined && this.#waiter === undefined)) return this.#arm(late < 0 ? -late : timeoutMs);
+    this.#fail(
+      new ApiError({
+        status: 408,
+        code: ErrorCode.requestTimeout,
+        message: `the request body did not arrive in time (${timeoutMs / 1_000} s, plus 1 s per ${minBytesPerSecond} bytes received)`,
+      }),
+    );
+  };
 
   /** Stops reading; a read still waiting ends (done), as a cancelled stream's pending read does. */
   cancel(): Promise<void> {
@@ -87,6 +128,7 @@ export class NodeBodyReader implements BodyReader {
 
   #finish(): void {
     this.#ended = true;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#req.off('data', this.#onData).off('end', this.#onEnd).off('error', this.#onError).off('close', this.#onClose);
     this.#req.pause();
   }
@@ -105,10 +147,10 @@ export class NodeBodyReader implements BodyReader {
 
   readonly #onData = (chunk: Buffer) => {
     this.#received += chunk.byteLength;
-    if (this.#received > this.#maxBytes) {
+    if (this.#received > this.#limits.maxBytes) {
       this.#state.overCap = true;
       this.#fail(
-        new ApiError({ status: 413, code: ErrorCode.payloadTooLarge, message: `the request body exceeds ${this.#maxBytes} bytes` }),
+        new ApiError({ status: 413, code: ErrorCode.payloadTooLarge, message: `the request body exceeds ${this.#limits.maxBytes} bytes` }),
       );
       return;
     }
@@ -131,6 +173,7 @@ export class NodeBodyReader implements BodyReader {
     // once the body ended, and removing four listeners per request costs more than keeping them
     // for the request's last moments. Nothing to pause either: the stream has ended.
     this.#ended = true;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
     const whole = this.#whole;
     if (whole !== undefined) {
       this.#whole = undefined;

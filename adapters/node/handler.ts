@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from 'petstore-router';
 import { writeError } from './errors.js';
-import type { BodyState } from './body-reader.js';
+import type { BodyLimits, BodyState } from './body-reader.js';
 import { lacksRequiredHost } from './host.js';
 import { toRequest } from './request.js';
 import { AnswerBatch, writeResponse } from './response.js';
@@ -30,6 +30,16 @@ export interface NodeHandlerOptions {
    */
   maxBodyBytes?: number;
   /**
+   * A request body must arrive within this many milliseconds of when its read began, plus one
+   * second per `minBodyBytesPerSecond` bytes received; else the read fails with a 408 Error
+   * (`request_timeout`, which the store answers) and the connection closes after the answer. A
+   * large body at a fair rate always fits; a drip of a byte a second does not. `Infinity`: no bound.
+   * @default 5_000
+   */
+  bodyTimeout?: number;
+  /** See `bodyTimeout`. @default 1_024 */
+  minBodyBytesPerSecond?: number;
+  /**
    * Write the store's JSON answers made in one event-loop turn together at its end, rather than
    * each at once: each answer's bytes are the same, and the server spends less CPU waking its
    * clients (docs/performance.md, fast path `batched-writes`). An answer waits at most for the
@@ -42,6 +52,10 @@ export interface NodeHandlerOptions {
    */
   batchWrites?: boolean;
 }
+
+/** A body's bound: 5 s, plus a second per KiB received (a 64 KiB body may take 69 s at 1 KiB/s). */
+const DEFAULT_BODY_TIMEOUT_MS = 5_000;
+const DEFAULT_MIN_BODY_BYTES_PER_SECOND = 1_024;
 
 /** A `node:http` request listener. */
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -66,11 +80,21 @@ export function createNodeHandler(handler: FetchHandler, options: NodeHandlerOpt
   const onError = options.onError ?? defaultOnError;
   const maxBodyBytes = options.maxBodyBytes ?? Number.POSITIVE_INFINITY;
   if (!(maxBodyBytes >= 0)) throw new RangeError('petstore-router/node: maxBodyBytes must be a number of bytes (0 or more)');
+  const limits: BodyLimits = {
+    maxBytes: maxBodyBytes,
+    timeoutMs: options.bodyTimeout ?? DEFAULT_BODY_TIMEOUT_MS,
+    minBytesPerSecond: options.minBodyBytesPerSecond ?? DEFAULT_MIN_BODY_BYTES_PER_SECOND,
+  };
+  if (!(limits.timeoutMs > 0))
+    throw new RangeError('petstore-router/node: bodyTimeout must be a number of milliseconds (above 0, or Infinity)');
+  if (!(limits.minBytesPerSecond > 0 && Number.isFinite(limits.minBytesPerSecond))) {
+    throw new RangeError('petstore-router/node: minBodyBytesPerSecond must be a number of bytes (above 0)');
+  }
   const batchWrites = options.batchWrites ?? true;
   if (typeof batchWrites !== 'boolean') throw new TypeError('petstore-router/node: batchWrites must be true or false');
   const batch = batchWrites ? new AnswerBatch((res, error, close) => failed(res, error, onError, close)) : undefined;
   return (req, res) => {
-    handle(handler, req, res, onError, maxBodyBytes, batch).catch((error) => {
+    handle(handler, req, res, onError, limits, batch).catch((error) => {
       // Only reached by a bug in the bridge itself: still never leave the socket hanging.
       onError(error);
       res.destroy();
@@ -83,7 +107,7 @@ async function handle(
   req: IncomingMessage,
   res: ServerResponse,
   onError: (error: unknown) => void,
-  maxBodyBytes: number,
+  limits: BodyLimits,
   batch: AnswerBatch | undefined,
 ) {
   if (lacksRequiredHost(req)) {
@@ -93,7 +117,7 @@ async function handle(
   const body: BodyState = { started: false, overCap: false, cancelled: false };
   // The lazy request builds headers, signal and the platform Request only if the handler reads
   // them; it watches for a disconnect itself, from the first read of its signal.
-  const request = toRequest(req, res, body, maxBodyBytes);
+  const request = toRequest(req, res, body, limits);
   if (request === undefined) {
     writeError(res, 400, ErrorCode.invalidRequest, 'the request target or its Host header does not make a valid URL');
     return;
@@ -115,7 +139,7 @@ async function handle(
     if (res.destroyed) return; // the client left; the rejection is most likely the abort itself
     if (body.overCap && !res.headersSent) {
       // The handler failed on a body past the bridge's cap: the client's doing, answered as such.
-      writeError(res, 413, ErrorCode.payloadTooLarge, `the request body exceeds ${maxBodyBytes} bytes`, true);
+      writeError(res, 413, ErrorCode.payloadTooLarge, `the request body exceeds ${limits.maxBytes} bytes`, true);
       return;
     }
     failed(res, error, onError, mustClose(500));

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import { type BodyState, bodyStream, NodeBodyReader } from './body-reader.js';
+import { type BodyLimits, type BodyState, bodyStream, NodeBodyReader } from './body-reader.js';
 import { NodeHeaders } from './headers.js';
 import { delegateMissing } from './inherit.js';
 
@@ -30,7 +30,7 @@ class NodeRequest {
   readonly #url: string;
   readonly #state: BodyState;
   readonly #hasBody: boolean;
-  readonly #maxBodyBytes: number;
+  readonly #limits: BodyLimits;
   #headers: NodeHeaders | undefined;
   #controller: AbortController | undefined;
   #real: Request | undefined;
@@ -41,13 +41,13 @@ class NodeRequest {
   /** A reading method read the body directly: its stream is a read one. */
   #direct = false;
 
-  constructor(req: IncomingMessage, res: ServerResponse, url: string, state: BodyState, hasBody: boolean, maxBodyBytes: number) {
+  constructor(req: IncomingMessage, res: ServerResponse, url: string, state: BodyState, hasBody: boolean, limits: BodyLimits) {
     this.#req = req;
     this.#res = res;
     this.#url = url;
     this.#state = state;
     this.#hasBody = hasBody;
-    this.#maxBodyBytes = maxBodyBytes;
+    this.#limits = limits;
   }
 
   get method(): string {
@@ -129,7 +129,7 @@ class NodeRequest {
   }
 
   #bodyReader(): NodeBodyReader {
-    return (this.#reader ??= new NodeBodyReader(this.#req, this.#state, this.#maxBodyBytes));
+    return (this.#reader ??= new NodeBodyReader(this.#req, this.#state, this.#limits));
   }
 
   /**
@@ -161,7 +161,7 @@ delegateMissing(NodeRequest.prototype, Request.prototype, (self: NodeRequest) =>
  * absolute-form target as sent), serialised as `new URL()` does. Undefined where the platform
  * would refuse the URL too: the bridge answers 400.
  */
-export function toRequest(req: IncomingMessage, res: ServerResponse, state: BodyState, maxBodyBytes: number): Request | undefined {
+export function toRequest(req: IncomingMessage, res: ServerResponse, state: BodyState, limits: BodyLimits): Request | undefined {
   const method = req.method;
   const target = req.url;
   if (method === undefined || target === undefined) return undefined;
@@ -187,7 +187,7 @@ export function toRequest(req: IncomingMessage, res: ServerResponse, state: Body
   const url = href(target.startsWith('/') ? `${scheme}://${host}${target}` : target);
   if (url === undefined) return undefined;
   const hasBody = mayHaveBody && method !== 'GET' && method !== 'HEAD';
-  return new NodeRequest(req, res, url, state, hasBody, maxBodyBytes) as unknown as Request;
+  return new NodeRequest(req, res, url, state, hasBody, limits) as unknown as Request;
 }
 
 /**

@@ -58,6 +58,7 @@ export const createPetRoute = defineRoute({
     },
     '400': 'BadRequest',
     '401': 'Unauthorized',
+    '408': 'RequestTimeout',
     '409': 'Conflict',
     '413': 'PayloadTooLarge',
     '415': 'UnsupportedMediaType',

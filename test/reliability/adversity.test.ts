@@ -1,0 +1,136 @@
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { postgresTest } from '../helpers/postgres-test.js';
+import { type Seen, clientLoop, count, dripBody, newSeen, probeHealth } from './helpers/clients.js';
+import { sleep } from './helpers/load.js';
+import { onFreshDatabase } from './helpers/postgres.js';
+import { KEY, startServer, stopGracefully } from './helpers/server.js';
+
+// Issue 36, as an attacker and an unlucky operator would try it, against `serve` on PostgreSQL.
+// Rates are compared within one run (the machine's load moves both sides); no timing bound but the
+// ones the issue asks for (each slow request ended within 10 s, health within 1 s).
+
+const KEY_B = `${KEY}-polite`;
+const createBody = (name: string) => () => JSON.stringify({ name: `${name}-${Math.random().toString(36).slice(2)}`, categoryId: 1 });
+
+/** `clients` loops of `options` for `seconds`; what they saw. */
+async function run(clients: number, seconds: number, options: Omit<Parameters<typeof clientLoop>[0], 'until' | 'seen'>): Promise<Seen> {
+  const seen = newSeen();
+  const end = performance.now() + seconds * 1_000;
+  await Promise.all(Array.from({ length: clients }, () => clientLoop({ ...options, seen, until: () => performance.now() >= end })));
+  return seen;
+}
+
+function assertHealthy(probes: { what: string; status: number; ms: number }[]) {
+  assert.ok(probes.length >= 3, 'health was probed');
+  const bad = probes.filter((p) => p.status !== 200 || p.ms >= 1_000);
+  assert.equal(bad, [], 'every health probe (/v1/health, /v1/health/, HEAD) answered 200 within 1 s');
+}
+
+postgresTest(
+  test,
+  'slow bodies: 40 connections dripping a create at 1 byte/s; 32 honest clients keep >= 80% of their rate; each drip ends with 408 within 10 s',
+  async (url) => {
+    await onFreshDatabase(url, 'slowbody', async (db) => {
+      const server = await startServer(['--database', db]);
+      const origin = new URL(server.url);
+      const health = probeHealth(server.url);
+      try {
+        const honest = { url: `${server.url}/pets`, method: 'POST', body: createBody('honest') };
+        await run(32, 1, honest); // warm up
+        const before = await run(32, 3, honest);
+        const drips: Promise<{ answer: string; closedAfterMs: number }>[] = [];
+        let dripping = true;
+        // 40 drips at all times: each one the server drops is replaced.
+        const keep = (async () => {
+          const open = new Set<Promise<unknown>>();
+          while (dripping) {
+            while (open.size < 40) {
+              const drip = dripBody(origin, KEY);
+              drips.push(drip);
+              open.add(drip);
+              void drip.then(() => open.delete(drip));
+            }
+            await sleep(50);
+          }
+        })();
+        await sleep(500);
+        const during = await run(32, 8, honest);
+        dripping = false;
+        await keep;
+        const rate = (s: Seen) => count(s, 201);
+        const ratio = rate(during) / 8 / (rate(before) / 3);
+        assert.ok(
+          ratio >= 0.8,
+          `honest creates per second with the drips: ${ratio.toFixed(2)}x of before (${rate(during)} in 8 s, ${rate(before)} in 3 s)`,
+        );
+        const ended = await Promise.all(drips.slice(0, 40));
+        for (const drip of ended) {
+          assert.ok(drip.closedAfterMs < 10_000, `a drip was dropped after ${Math.round(drip.closedAfterMs)} ms`);
+          assert.match(drip.answer, /^HTTP\/1\.1 408 /);
+          assert.match(drip.answer, /connection: close/i);
+          assert.match(drip.answer, /"code":"request_timeout"/);
+        }
+      } finally {
+        assertHealthy(await health.stop());
+        await stopGracefully(server);
+      }
+    });
+  },
+);
+
+postgresTest(
+  test,
+  'fairness: 60 clients retrying 503s at once and a polite client of another key for 40 s; Retry-After falls back after a spike',
+  async (url) => {
+    await onFreshDatabase(url, 'fairness', async (db) => {
+      // A small bound, so 60 clients are well past it and its queue: the greedy ones are refused all along.
+      const server = await startServer(['--database', db, '--max-in-flight', '12'], { keys: `${KEY},${KEY_B}` });
+      const health = probeHealth(server.url);
+      try {
+        const create = { url: `${server.url}/pets`, method: 'POST' as const, body: createBody('crowd') };
+        await run(20, 1, create);
+        // The same crowd honouring Retry-After: the throughput to compare with.
+        const honouring = await run(60, 8, create);
+
+        const politeSeen = newSeen();
+        const end = performance.now() + 40_000;
+        const [greedy] = await Promise.all([
+          run(60, 40, { ...create, on503: 'at-once' }),
+          clientLoop({ ...create, key: KEY_B, seen: politeSeen, until: () => performance.now() >= end }),
+        ]);
+        const served = (s: Seen) => count(s, 201);
+        assert.ok(served(politeSeen) >= 30, `the polite client completed ${served(politeSeen)} creates in 40 s`);
+        assert.ok(
+          politeSeen.retryAfters.every((s) => s <= 5),
+          `Retry-After given to the polite client: ${politeSeen.retryAfters.join(',')}`,
+        );
+        assert.ok(count(greedy, 503) > 0, 'the greedy clients were refused (the test is not vacuous)');
+        const ratio = (served(greedy) + served(politeSeen)) / 40 / (served(honouring) / 8);
+        assert.ok(ratio >= 0.8, `creates per second with the greedy retries: ${ratio.toFixed(2)}x of the run honouring Retry-After`);
+
+        // Retry-After falls back: after the spike above and 10 s of quiet, the next refusal says <= 2 s.
+        await sleep(10_000);
+        const burst = newSeen();
+        const burstEnd = performance.now() + 1_500;
+        await Promise.all(
+          Array.from({ length: 80 }, () =>
+            clientLoop({
+              ...create,
+              seen: burst,
+              on503: 'at-once',
+              until: () => performance.now() >= burstEnd || burst.retryAfters.length > 0,
+            }),
+          ),
+        );
+        assert.ok(burst.retryAfters.length > 0, 'the burst was refused');
+        assert.ok(burst.retryAfters[0]! <= 2, `the first refusal after quiet said Retry-After ${burst.retryAfters[0]}`);
+      } finally {
+        assertHealthy(await health.stop());
+        await stopGracefully(server);
+      }
+    });
+  },
+);
+
+test.run();
