@@ -15,7 +15,11 @@ function nodeRequest(scheme: string, host: string, path: string): IncomingMessag
 
 function urlOf(scheme: string, host: string, path: string): string | undefined {
   const state = { started: false, overCap: false, cancelled: false };
-  return toRequest(nodeRequest(scheme, host, path), {} as ServerResponse, state, Infinity)?.url;
+  return toRequest(nodeRequest(scheme, host, path), {} as ServerResponse, state, {
+    maxBytes: Infinity,
+    timeoutMs: Infinity,
+    minBytesPerSecond: 1,
+  })?.url;
 }
 
 test('the same href as new URL(), or refused where it throws, on 30,000 generated requests', () => {

@@ -72,7 +72,7 @@ for (const transport of transports) {
         const started = performance.now();
         const health = await fetch(new Request(`${ORIGIN}${path}`, { method }));
         assert.is(health.status, 200, `${method} ${path} answers while every slot is held`);
-        assert.ok(performance.now() - started < 1_000, `${method} ${path} within 1 s`);
+        assert.ok(performance.now() - started < 5_000, `${method} ${path} at once, not after the held requests`);
       }
       assert.ok((await fetch(new Request(`${ORIGIN}/v1/openapi.json`))).ok, 'the document is never shed');
 
