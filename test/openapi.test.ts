@@ -109,6 +109,7 @@ test('every error status of the pipeline is documented, with its headers', () =>
     '201',
     '400',
     '401',
+    '408',
     '409',
     '413',
     '415',
