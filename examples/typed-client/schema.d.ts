@@ -236,6 +236,20 @@ export interface components {
                 };
             };
         };
+        /** @description The body arrived too slowly (a server adapter bounds its time, e.g. `petstore-router/node`); the connection is closed. */
+        RequestTimeout: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    /** @constant */
+                    code?: "request_timeout";
+                    /** @constant */
+                    status?: 408;
+                };
+            };
+        };
         /** @description A request with this `Idempotency-Key` is still in progress; retry later. */
         Conflict: {
             headers: {
@@ -450,6 +464,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
