@@ -155,6 +155,19 @@ test('a freed slot goes to the waiting key that holds the fewest; a full queue r
   assert.equal(order.at(-1), 'a3');
 });
 
+test('a request that would be refused now is refused before its body is read; a lighter key is not', () => {
+  const admission = new Admission({ limit: 1, queue: 1, maxWaitMs: 30_000 });
+  assert.is(admission.enter('a', new Request(ORIGIN)), undefined);
+  admission.refuseAtOnce('a', new Request(ORIGIN)); // a place is free: nothing thrown
+  void admission.enter('a', new Request(ORIGIN))!.catch(() => {});
+  assert.throws(
+    () => admission.refuseAtOnce('a', new Request(ORIGIN)),
+    (e: { status: number }) => e.status === 503,
+  );
+  admission.refuseAtOnce('b', new Request(ORIGIN)); // b would take a's waiting place
+  admission.leave('a'); // the waiter enters: no timer left
+});
+
 test('a waiter past maxWaitMs is refused, and its place freed', async () => {
   const admission = new Admission({ limit: 1, queue: 1, maxWaitMs: 50 });
   assert.is(admission.enter('a', new Request(ORIGIN)), undefined);

@@ -98,7 +98,12 @@ export function createPipeline({
       // The body arrives on the client's time (bounded by the adapter), before the request
       // counts against the bound of work at once; keyed operations only (public ones do no
       // database work of the store's, and health must never wait behind API work).
-      if (found.route.request?.body !== undefined) req.rawBody = await readJsonObject(request);
+      if (found.route.request?.body !== undefined) {
+        // A request that would be refused now is refused before its body is read: a client
+        // retrying at once costs the least it can.
+        if (admission && principal !== '') admission.refuseAtOnce(principal, request);
+        req.rawBody = await readJsonObject(request);
+      }
       if (admission && principal !== '') {
         const entering = admission.enter(principal, request);
         if (entering) await entering;

@@ -131,6 +131,12 @@ export class Admission {
     });
   }
 
+  /** Throws the refusal `enter` would give `who` now (every slot held, the queue full of keys no heavier); else nothing. */
+  refuseAtOnce(who: string, request: Request): void {
+    if (this.#waitingCount < this.#options.queue || this.#inFlight < this.#options.limit) return;
+    if (this.#heavierThan(who) === undefined) throw this.#refusal(request);
+  }
+
   /** `who`'s request has its answer: its slot goes to the next waiter, if any. */
   leave(who: string): void {
     this.#inFlight--;
@@ -165,9 +171,18 @@ export class Admission {
 
   /** A full queue: refuses the newest waiter of the key with the most slots and waiters, when that is more than `who` would have. */
   #makeRoomFor(who: string): boolean {
-    const mine = (this.#held.get(who) ?? 0) + (this.#waiting.get(who)?.length ?? 0) + 1;
+    const heaviest = this.#heavierThan(who);
+    if (heaviest === undefined) return false;
+    const evicted = heaviest.pop()!;
+    this.#unqueue(evicted, heaviest);
+    evicted.refuse(this.#refusal(evicted.request));
+    return true;
+  }
+
+  /** The waiters of the key with the most slots and waiters, if that is more than `who` would have with one more. */
+  #heavierThan(who: string): Waiter[] | undefined {
     let heaviest: Waiter[] | undefined;
-    let most = mine;
+    let most = (this.#held.get(who) ?? 0) + (this.#waiting.get(who)?.length ?? 0) + 1;
     for (const [key, queue] of this.#waiting) {
       const weight = (this.#held.get(key) ?? 0) + queue.length;
       if (weight > most) {
@@ -175,11 +190,7 @@ export class Admission {
         heaviest = queue;
       }
     }
-    if (heaviest === undefined) return false;
-    const evicted = heaviest.pop()!;
-    this.#unqueue(evicted, heaviest);
-    evicted.refuse(this.#refusal(evicted.request));
-    return true;
+    return heaviest;
   }
 
   /** A waiter past maxWaitMs. */

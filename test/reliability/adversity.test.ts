@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { postgresTest } from '../helpers/postgres-test.js';
-import { type Seen, clientLoop, count, dripBody, newSeen, probeHealth } from './helpers/clients.js';
+import { type Seen, clientLoop, count, dripBody, newSeen, probeHealth, runLoad } from './helpers/clients.js';
 import { sleep } from './helpers/load.js';
 import { onFreshDatabase } from './helpers/postgres.js';
 import { KEY, startServer, stopGracefully } from './helpers/server.js';
@@ -12,14 +12,6 @@ import { KEY, startServer, stopGracefully } from './helpers/server.js';
 
 const KEY_B = `${KEY}-polite`;
 const createBody = (name: string) => () => JSON.stringify({ name: `${name}-${Math.random().toString(36).slice(2)}`, categoryId: 1 });
-
-/** `clients` loops of `options` for `seconds`; what they saw. */
-async function run(clients: number, seconds: number, options: Omit<Parameters<typeof clientLoop>[0], 'until' | 'seen'>): Promise<Seen> {
-  const seen = newSeen();
-  const end = performance.now() + seconds * 1_000;
-  await Promise.all(Array.from({ length: clients }, () => clientLoop({ ...options, seen, until: () => performance.now() >= end })));
-  return seen;
-}
 
 function assertHealthy(probes: { what: string; status: number; ms: number }[]) {
   assert.ok(probes.length >= 3, 'health was probed');
@@ -36,9 +28,9 @@ postgresTest(
       const origin = new URL(server.url);
       const health = probeHealth(server.url);
       try {
-        const honest = { url: `${server.url}/pets`, method: 'POST', body: createBody('honest') };
-        await run(32, 1, honest); // warm up
-        const before = await run(32, 3, honest);
+        const honest = { url: `${server.url}/pets`, method: 'POST', clients: 32, name: 'honest' };
+        await runLoad([{ ...honest, seconds: 1 }]); // warm up
+        const [before] = await runLoad([{ ...honest, seconds: 3 }]);
         const drips: Promise<{ answer: string; closedAfterMs: number }>[] = [];
         let dripping = true;
         // 40 drips at all times: each one the server drops is replaced.
@@ -55,14 +47,14 @@ postgresTest(
           }
         })();
         await sleep(500);
-        const during = await run(32, 8, honest);
+        const [during] = await runLoad([{ ...honest, seconds: 8 }]);
         dripping = false;
         await keep;
         const rate = (s: Seen) => count(s, 201);
-        const ratio = rate(during) / 8 / (rate(before) / 3);
+        const ratio = rate(during!) / 8 / (rate(before!) / 3);
         assert.ok(
           ratio >= 0.8,
-          `honest creates per second with the drips: ${ratio.toFixed(2)}x of before (${rate(during)} in 8 s, ${rate(before)} in 3 s)`,
+          `honest creates per second with the drips: ${ratio.toFixed(2)}x of before (${rate(during!)} in 8 s, ${rate(before!)} in 3 s)`,
         );
         const ended = await Promise.all(drips.slice(0, 40));
         for (const drip of ended) {
@@ -88,25 +80,22 @@ postgresTest(
       const server = await startServer(['--database', db, '--max-in-flight', '12'], { keys: `${KEY},${KEY_B}` });
       const health = probeHealth(server.url);
       try {
-        const create = { url: `${server.url}/pets`, method: 'POST' as const, body: createBody('crowd') };
-        await run(20, 1, create);
+        const create = { url: `${server.url}/pets`, method: 'POST' };
+        await runLoad([{ ...create, clients: 20, seconds: 1 }]);
         // The same crowd honouring Retry-After: the throughput to compare with.
-        const honouring = await run(60, 8, create);
-
-        const politeSeen = newSeen();
-        const end = performance.now() + 40_000;
-        const [greedy] = await Promise.all([
-          run(60, 40, { ...create, on503: 'at-once' }),
-          clientLoop({ ...create, key: KEY_B, seen: politeSeen, until: () => performance.now() >= end }),
+        const [honouring] = await runLoad([{ ...create, clients: 60, seconds: 8 }]);
+        const [greedy, politeSeen] = await runLoad([
+          { ...create, clients: 60, seconds: 40, on503: 'at-once' },
+          { ...create, clients: 1, seconds: 40, key: KEY_B, name: 'polite' },
         ]);
         const served = (s: Seen) => count(s, 201);
-        assert.ok(served(politeSeen) >= 30, `the polite client completed ${served(politeSeen)} creates in 40 s`);
+        assert.ok(served(politeSeen!) >= 30, `the polite client completed ${served(politeSeen!)} creates in 40 s`);
         assert.ok(
-          politeSeen.retryAfters.every((s) => s <= 5),
-          `Retry-After given to the polite client: ${politeSeen.retryAfters.join(',')}`,
+          politeSeen!.retryAfters.every((s) => s <= 5),
+          `Retry-After given to the polite client: ${politeSeen!.retryAfters.join(',')}`,
         );
-        assert.ok(count(greedy, 503) > 0, 'the greedy clients were refused (the test is not vacuous)');
-        const ratio = (served(greedy) + served(politeSeen)) / 40 / (served(honouring) / 8);
+        assert.ok(count(greedy!, 503) > 0, 'the greedy clients were refused (the test is not vacuous)');
+        const ratio = (served(greedy!) + served(politeSeen!)) / 40 / (served(honouring!) / 8);
         assert.ok(ratio >= 0.8, `creates per second with the greedy retries: ${ratio.toFixed(2)}x of the run honouring Retry-After`);
 
         // Retry-After falls back: after the spike above and 10 s of quiet, the next refusal says <= 2 s.
@@ -117,6 +106,7 @@ postgresTest(
           Array.from({ length: 80 }, () =>
             clientLoop({
               ...create,
+              body: createBody('burst'),
               seen: burst,
               on503: 'at-once',
               until: () => performance.now() >= burstEnd || burst.retryAfters.length > 0,

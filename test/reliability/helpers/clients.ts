@@ -3,6 +3,7 @@ import { Agent } from 'node:http';
 import { type Socket, connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { type Answer, send, sleep } from './load.js';
+import { KEY } from './server.js';
 
 /** What a group of clients saw: answers by status, and the Retry-After values they were given. */
 export interface Seen {
@@ -114,4 +115,33 @@ export function dripBody(origin: URL, key: string): Promise<{ answer: string; cl
       timer = setInterval(() => socket.writable && socket.write(' '), 1_000);
     });
   });
+}
+
+/** `groups` of client loops run at once from a niced process of their own (load-run.ts), with this process's KEY unless given; what each group saw. */
+export async function runLoad(
+  groups: (Omit<LoopOptions, 'until' | 'seen' | 'body' | 'onAnswer'> & { clients: number; seconds: number; name?: string })[],
+): Promise<Seen[]> {
+  const child = spawn(
+    'nice',
+    [
+      '-n',
+      '10',
+      process.execPath,
+      '--import',
+      'tsx',
+      fileURLToPath(new URL('load-run.ts', import.meta.url)),
+      JSON.stringify({ groups: groups.map((group) => ({ key: KEY, ...group })) }),
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`the load process exited with ${code}`);
+  return (JSON.parse(out) as (Omit<Seen, 'byStatus'> & { byStatus: [number, number][] })[]).map((s) => ({
+    ...s,
+    byStatus: new Map(s.byStatus),
+  }));
 }

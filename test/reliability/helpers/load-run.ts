@@ -1,0 +1,22 @@
+// Client loops in a process of their own, niced, so the clients' CPU never competes with the
+// server's on an equal footing (on a real deployment they are other machines):
+//   nice -n 10 node --import tsx load-run.ts '<JSON: { groups: [{ clients, seconds, ...LoopOptions }] }>'
+// prints one JSON line: each group's Seen (byStatus as pairs).
+import { type LoopOptions, clientLoop, newSeen } from './clients.js';
+
+type Group = Omit<LoopOptions, 'until' | 'seen' | 'body' | 'onAnswer'> & { clients: number; seconds: number; name?: string };
+
+const { groups } = JSON.parse(process.argv[2]!) as { groups: Group[] };
+const createBody = (name: string) => () => JSON.stringify({ name: `${name}-${Math.random().toString(36).slice(2)}`, categoryId: 1 });
+const results = await Promise.all(
+  groups.map(async (group) => {
+    const seen = newSeen();
+    const end = performance.now() + group.seconds * 1_000;
+    const body = group.method === 'POST' ? createBody(group.name ?? 'load') : undefined;
+    await Promise.all(
+      Array.from({ length: group.clients }, () => clientLoop({ ...group, body, seen, until: () => performance.now() >= end })),
+    );
+    return { ...seen, byStatus: [...seen.byStatus] };
+  }),
+);
+process.stdout.write(`${JSON.stringify(results)}\n`);
