@@ -9,4 +9,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 pattern='(behaviour\.|hostile|node|request-body|json|sha256|cli\.|cli-|express|docs\.test|testing|test-stores|idempotency)'
 exec bash scripts/with-node.sh 24 node --import tsx scripts/uvu-strict.ts -r tsx test "$pattern" \
-  -i helpers -i bench -i reliability -i package -c false
+  -i helpers -i bench -i reliability -i failover -i package -c false
