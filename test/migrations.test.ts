@@ -50,7 +50,8 @@ test("a host application's own Kysely migrations live beside ours without collid
 postgresTest(test, 'on PostgreSQL, several processes migrating at once all succeed and apply each migration once', async (url) => {
   // A fresh database (not a schema: Kysely's Migrator looks for its tables in every schema).
   const name = `petstore_migrate_${process.pid}_${Date.now()}`;
-  const admin = await createPostgresDatabase(url, { migrate: false });
+  // CREATE and DROP DATABASE wait for a checkpoint: on a loaded machine longer than the default statement timeout.
+  const admin = await createPostgresDatabase({ connectionString: url, statement_timeout: 120_000 }, { migrate: false });
   await sql`create database ${sql.id(name)}`.execute(admin);
   const target = new URL(url);
   target.pathname = `/${name}`;
@@ -73,12 +74,36 @@ postgresTest(test, 'on PostgreSQL, several processes migrating at once all succe
   }
 });
 
+postgresTest(test, "on PostgreSQL, waiting for another process's migration is not cut by the statement timeout", async (url) => {
+  // A 300 ms statement timeout and the migration lock held for 1.5 s by another session.
+  const holder = await createPostgresDatabase({ connectionString: url, max: 1 }, { migrate: false });
+  const waiter = await createPostgresDatabase({ connectionString: url, max: 1, statement_timeout: 300 }, { migrate: false });
+  try {
+    let released!: () => void;
+    const held = holder.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(8099007544119226981)`.execute(trx);
+      await new Promise<void>((resolve) => (released = resolve));
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = performance.now();
+    const migrated = migrate(waiter);
+    setTimeout(() => released(), 1500);
+    assert.equal(await migrated, [], 'the database is already migrated: nothing applied, and no statement timeout');
+    assert.ok(performance.now() - started >= 1000, 'it waited for the lock');
+    await held;
+  } finally {
+    await holder.destroy();
+    await waiter.destroy();
+  }
+});
+
 postgresTest(
   test,
   'on PostgreSQL, a migration that fails leaves nothing half-done and no lock held, and runs once the cause is gone',
   async (url) => {
     const name = `petstore_migrate_fail_${process.pid}_${Date.now()}`;
-    const admin = await createPostgresDatabase(url, { migrate: false });
+    // CREATE and DROP DATABASE wait for a checkpoint: on a loaded machine longer than the default statement timeout.
+    const admin = await createPostgresDatabase({ connectionString: url, statement_timeout: 120_000 }, { migrate: false });
     await sql`create database ${sql.id(name)}`.execute(admin);
     const target = new URL(url);
     target.pathname = `/${name}`;

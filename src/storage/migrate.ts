@@ -50,8 +50,7 @@ export async function migrate<DB>(db: Kysely<DB>, options: MigrateOptions = {}):
   }
 
   async function migrateIn(trx: Transaction<DB>): Promise<MigrationResult[]> {
-    // One migration at a time: a transaction lock of ours, released with the transaction.
-    await sql`select pg_advisory_xact_lock(${sql.raw(MIGRATION_LOCK_KEY)})`.execute(trx);
+    await takeMigrationLock(trx);
     await sql`savepoint petstore_migrate`.execute(trx);
     // In a schema: the migrations' statements (withSchema) and Kysely's bookkeeping tables
     // (migrationTableSchema) both go there, so each schema records its own migrations.
@@ -107,6 +106,27 @@ function inSavepoint(migration: Migration): Migration {
 /** Every migration of `all` in a savepoint of its own; read when the Migrator asks, so the list as it is then. */
 function inSavepoints(all: Record<string, Migration>): Record<string, Migration> {
   return Object.fromEntries(Object.entries(all).map(([name, migration]) => [name, inSavepoint(migration)]));
+}
+
+/** How long a process waits for another's migration before it gives up. */
+const MIGRATION_LOCK_WAIT_MS = 120_000;
+
+/**
+ * One migration at a time: a transaction lock of ours, released with the transaction. Taken by
+ * short tries rather than one blocking `pg_advisory_xact_lock`, so waiting for another process's
+ * migration is never cut by the driver's statement timeout (processes starting together wait their turn).
+ */
+async function takeMigrationLock<DB>(trx: Transaction<DB>): Promise<void> {
+  const giveUpAt = performance.now() + MIGRATION_LOCK_WAIT_MS;
+  for (let pauseMs = 20; ; pauseMs = Math.min(pauseMs * 2, 500)) {
+    const { rows } = await sql<{ taken: boolean }>`select pg_try_advisory_xact_lock(${sql.raw(MIGRATION_LOCK_KEY)}) as taken`.execute(trx);
+    if (rows[0]?.taken) return;
+    if (performance.now() > giveUpAt)
+      throw new Error(
+        `another process has held petstore-router's migration lock for ${MIGRATION_LOCK_WAIT_MS / 1000} s: look for a stuck migration (pg_locks, locktype 'advisory') and end it, then start again`,
+      );
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  }
 }
 
 /** The key of our migration lock (`pg_advisory_xact_lock`): "petstore" in ASCII (0x70657473746f7265) as an int8. */
