@@ -77,10 +77,10 @@ test('the read with literals: refused for what it cannot write safely (the check
   assert.is(checkThenRead('0/1', "select 'x'", []), undefined);
 });
 
-test('check then read: the check first, then the read, as two statements', () => {
+test('check then read: the check first, then the read, as two statements of a READ COMMITTED transaction', () => {
   assert.is(
     checkThenRead('16/B374D848', 'select "id" from "t" where "id" = $1', [7n]),
-    `select coalesce(pg_last_wal_replay_lsn() >= '16/B374D848'::pg_lsn, false) as caught_up; select "id" from "t" where "id" = '7'`,
+    `begin isolation level read committed; select coalesce(pg_last_wal_replay_lsn() >= '16/B374D848'::pg_lsn, false) as caught_up; select "id" from "t" where "id" = '7'; commit`,
   );
 });
 

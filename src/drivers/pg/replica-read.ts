@@ -17,19 +17,27 @@ export const CHECK_SQL = `select ${CHECK_COLUMNS.replace('$lsn', '$1')}`;
 
 /**
  * One round trip that checks and then reads: the check and the read as two statements of one
- * simple-protocol query, with the read's parameters written in as literals. Two statements, not
- * one: a statement takes its snapshot before it evaluates its functions, so a check inside the
- * read could see a position the read's snapshot does not include; each statement of a
- * multi-statement query takes a new snapshot, so the read sees at least what the check saw.
+ * simple-protocol query, with the read's parameters written in as literals, in a transaction of
+ * their own at READ COMMITTED. Two statements, not one: a statement takes its snapshot before it
+ * evaluates its functions, so a check inside the read could see a position the read's snapshot
+ * does not include. READ COMMITTED whatever the database or role defaults to: each statement then
+ * takes a new snapshot, so the read sees at least what the check saw; at REPEATABLE READ the read
+ * would reuse the check's snapshot (taken before the check ran), and SERIALIZABLE fails on a standby.
  *
  * Undefined when the read cannot be written that way (a parameter of another type, or text that
  * is not plainly placeholders and quoted identifiers); the caller then sends the check and the
- * read one after the other.
+ * read one after the other (each a transaction of its own, so each its own snapshot).
  */
 export function checkThenRead(lsn: string, sql: string, parameters: readonly unknown[]): string | undefined {
   const read = withLiterals(sql, parameters);
-  return read === undefined ? undefined : `select ${CHECK_COLUMNS.replace('$lsn', `'${checkedLsn(lsn)}'`)}; ${read}`;
+  return read === undefined
+    ? undefined
+    : `begin isolation level read committed; select ${CHECK_COLUMNS.replace('$lsn', `'${checkedLsn(lsn)}'`)}; ${read}; commit`;
 }
+
+/** Where the check's and the read's results are in the results of {@link checkThenRead}'s query. */
+export const CHECK_RESULT = 1;
+export const READ_RESULT = 2;
 
 /** Quoted identifiers (`"a""b"`) or anything else up to the next one. */
 const PIECES = /"(?:[^"]|"")*"|[^"]+/g;

@@ -4,7 +4,7 @@ import type { ReplicaState, ReplicaStatus } from '../contract.js';
 import { type Lend, lendClient, lender, ownPool } from './pool.js';
 import type { StatementClient } from './statement-client.js';
 import { StatementDeadlines } from './timeout.js';
-import { CHECK_SQL, caughtUp, checkThenRead } from './replica-read.js';
+import { CHECK_RESULT, CHECK_SQL, READ_RESULT, caughtUp, checkThenRead } from './replica-read.js';
 import { checkedLsn } from './wal-position.js';
 
 /** How long a replica has to connect; past it the read runs on the primary. */
@@ -57,8 +57,9 @@ export class Replica {
 
   /**
    * Runs the read `sql` if this replica has replayed the primary's position `lsn`: one round trip
-   * (the check and the read in one query) where the read can be written with literals, else the
-   * check and then the read. Rejects when the replica fails; the caller reads on the primary.
+   * (the check and the read in one query, replica-read.ts) where the read can be written with
+   * literals, else the check and then the read; either way the read's snapshot is taken after the
+   * check. Rejects when the replica fails; the caller reads on the primary.
    */
   async read(lsn: string, sql: string, parameters: readonly unknown[], arrayRows: boolean): Promise<ReplicaAnswer> {
     const rowMode = arrayRows ? 'array' : undefined;
@@ -66,8 +67,8 @@ export class Replica {
       const both = checkThenRead(lsn, sql, parameters);
       if (both !== undefined) {
         const results = await client.send<pg.QueryResult[]>({ text: both, rowMode } as pg.QueryConfig);
-        if (!this.#passed(caughtUp(results[0]?.rows[0]))) return undefined;
-        return { rows: results[1]!.rows };
+        if (!this.#passed(caughtUp(results[CHECK_RESULT]?.rows[0]))) return undefined;
+        return { rows: results[READ_RESULT]!.rows };
       }
       const check = await client.send<pg.QueryResult>({ text: CHECK_SQL, values: [lsn], rowMode } as pg.QueryConfig);
       if (!this.#passed(caughtUp(check.rows[0]))) return undefined;
