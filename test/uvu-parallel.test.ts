@@ -1,41 +1,22 @@
 // scripts/uvu-parallel.ts, which `npm test` runs: test files in parallel worker processes, one
 // summary `.ci/run` sums, and uvu-strict's protection (a before hook that throws fails the run).
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { uvuTotals } from '../scripts/uvu-totals.js';
+import { failingHook, failingTest, passing, runFixtures as runWith } from './helpers/uvu-fixtures.js';
 
-const root = new URL('..', import.meta.url).pathname;
-const uvuModule = createRequire(import.meta.url).resolve('uvu');
-const assertModule = createRequire(import.meta.url).resolve('uvu/assert');
+/** Runs the fixtures through the parallel runner (two workers, no database). */
+const runFixtures = (files: Record<string, string>, env: Record<string, string> = {}) =>
+  runWith(files, ['--import', 'tsx', 'scripts/uvu-parallel.ts', '-r', 'tsx'], {
+    ...process.env,
+    DATABASE_URL: '',
+    TEST_WORKERS: '2',
+    ...env,
+  });
 
-/** Writes each fixture as a test file of a temporary directory and runs the parallel runner on it. */
-function runFixtures(files: Record<string, string>, env: Record<string, string> = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'uvu-parallel-'));
-  try {
-    for (const [name, body] of Object.entries(files)) {
-      const imports = `import { test } from ${JSON.stringify(uvuModule)};\nimport * as assert from ${JSON.stringify(assertModule)};\n`;
-      writeFileSync(join(dir, name), imports + body);
-    }
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/uvu-parallel.ts', '-r', 'tsx', dir, '-c', 'false'], {
-      cwd: root,
-      encoding: 'utf8',
-      timeout: 60_000,
-      env: { ...process.env, DATABASE_URL: '', TEST_WORKERS: '2', ...env },
-    });
-    return { code: run.status, stdout: run.stdout, stderr: run.stderr };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-const passing = `test('one', () => assert.ok(true));\ntest.skip('two', () => {});\ntest.run();\n`;
-const failingHook = `test.before(() => { throw new Error('no database'); });\ntest('a', () => {});\ntest('b', () => {});\ntest.run();\n`;
-const failingTest = `test('c', () => assert.is(1, 2));\ntest.run();\n`;
 /**
  * Leaves a mark, then waits for `other`'s: only files running at the same time meet (run one after
  * the other, the first would wait in vain and fail).

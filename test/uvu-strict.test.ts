@@ -1,42 +1,21 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { unfinishedSuites, uvuFailure, uvuTotals } from '../scripts/uvu-totals.js';
+import { failingHook, failingTest, passing, root, runFixtures as runWith } from './helpers/uvu-fixtures.js';
 
 /**
  * scripts/uvu-strict.ts, which `npm test` and `npm run test:reliability` run uvu through: a suite
  * whose `before` hook throws must fail the run (uvu 0.5 alone exits 0), with uvu's own report
  * (read by .ci/run) unchanged.
  */
-const root = new URL('..', import.meta.url).pathname;
-const uvuModule = createRequire(import.meta.url).resolve('uvu');
-const assertModule = createRequire(import.meta.url).resolve('uvu/assert');
+const uvuBin = join(dirname(createRequire(import.meta.url).resolve('uvu/run')), '..', 'bin.js');
 
-/** Writes each fixture as a test file of a temporary directory and runs uvu on it. */
-function runFixtures(files: Record<string, string>, strict: boolean) {
-  const dir = mkdtempSync(join(tmpdir(), 'uvu-strict-'));
-  try {
-    for (const [name, body] of Object.entries(files)) {
-      const imports = `import { test } from ${JSON.stringify(uvuModule)};\nimport * as assert from ${JSON.stringify(assertModule)};\n`;
-      writeFileSync(join(dir, name), imports + body);
-    }
-    const uvu = strict
-      ? ['--import', 'tsx', 'scripts/uvu-strict.ts']
-      : [join(dirname(createRequire(import.meta.url).resolve('uvu/run')), '..', 'bin.js')];
-    const run = spawnSync(process.execPath, [...uvu, '-r', 'tsx', dir, '-c', 'false'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
-    return { code: run.status, stdout: run.stdout, stderr: run.stderr };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-const passing = `test('one', () => assert.ok(true));\ntest.skip('two', () => {});\ntest.run();\n`;
-const failingHook = `test.before(() => { throw new Error('no database'); });\ntest('a', () => {});\ntest('b', () => {});\ntest.run();\n`;
-const failingTest = `test('c', () => assert.is(1, 2));\ntest.run();\n`;
+/** Runs the fixtures through uvu-strict, or through uvu's own CLI. */
+const runFixtures = (files: Record<string, string>, strict: boolean) =>
+  runWith(files, strict ? ['--import', 'tsx', 'scripts/uvu-strict.ts', '-r', 'tsx'] : [uvuBin, '-r', 'tsx']);
 
 test('uvu alone exits 0 when a before hook throws (the reason for the script)', () => {
   const run = runFixtures({ 'a.test.ts': passing, 'b.test.ts': failingHook }, false);
