@@ -3,7 +3,7 @@
 // used in another, and refuse I/O, timers and random values at global scope: so everything that
 // talks to the database is made inside the request that uses it and ended after its answer.
 import { MAX_BODY_BYTES, type PetStoreOptions, createPetStore } from 'petstore-router';
-import { createPostgresDatabase } from 'petstore-router/pg';
+import { checkWorkerConfigure, checkWorkerOptions, createPostgresDatabase } from 'petstore-router/pg';
 
 /** What the Worker's `configure(env)` returns: `createPetStore`'s options, with `database` in place of `db`. */
 export interface WorkerStoreOptions extends Omit<PetStoreOptions, 'db'> {
@@ -51,17 +51,12 @@ export interface PetStoreWorker<Env> {
  * ```
  */
 export function createWorker<Env>(configure: (env: Env) => WorkerStoreOptions): PetStoreWorker<Env> {
-  if (typeof configure !== 'function') {
-    throw new TypeError('petstore-router/cloudflare: createWorker needs a function (env) => ({ database, keys, ... })');
-  }
+  checkWorkerConfigure(configure);
   return {
     async fetch(request, env, ctx) {
-      const { database, maxConnections = 1, preparedStatements, ...options } = configure(env);
-      if (typeof database !== 'string' || database === '') {
-        throw new TypeError(
-          'petstore-router/cloudflare: options.database must be a PostgreSQL connection string, e.g. env.HYPERDRIVE.connectionString',
-        );
-      }
+      const configured = configure(env);
+      checkWorkerOptions(configured);
+      const { database, maxConnections = 1, preparedStatements, ...options } = configured;
       const db = await createPostgresDatabase({ connectionString: database, max: maxConnections }, { migrate: false, preparedStatements });
       try {
         return await createPetStore({ ...options, db }).fetch(request);

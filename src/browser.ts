@@ -11,6 +11,7 @@ import { canShare, shareDirectory } from './browser/tabs.js';
 import type { Database } from './storage/database.js';
 import { migrate } from './storage/migrate.js';
 import { type PetStore, type PetStoreOptions, createPetStore } from './store.js';
+import { checkBrowserOptions } from './options/browser.js';
 
 export type { SnapshotSource } from './snapshot/page.js';
 export { StoreInUseError };
@@ -62,12 +63,9 @@ export interface BrowserStore extends PetStore {
  * ```
  */
 export async function createBrowserStore(options: BrowserStoreOptions): Promise<BrowserStore> {
-  const { dataDir, pglite, snapshot, ...storeOptions } = options ?? ({} as BrowserStoreOptions);
+  checkBrowserOptions(options, isPGlite);
+  const { dataDir, pglite, snapshot, ...storeOptions } = options;
   const own = isPGlite(pglite);
-  if (own && dataDir !== undefined) {
-    throw new TypeError('petstore-router/browser: pass either dataDir or a PGlite of your own (options.pglite), not both');
-  }
-  checkSnapshot(snapshot, own, own ? undefined : pglite);
   let db: Kysely<Database>;
   if (!own && dataDir !== undefined && !dataDir.startsWith('memory://')) {
     // A persistent directory: one PGlite on it, in the tab that leads (tabs.ts), or in this one alone.
@@ -110,28 +108,5 @@ async function openDirectory(options: PagePGliteOptions | undefined, dataDir: st
     throw error;
   } finally {
     await db.destroy();
-  }
-}
-
-function checkSnapshot(snapshot: unknown, own: boolean, pgliteOptions: PagePGliteOptions | undefined): void {
-  if (snapshot === undefined) return;
-  if (!(
-    snapshot instanceof Blob ||
-    snapshot instanceof Response ||
-    snapshot instanceof URL ||
-    (typeof snapshot === 'string' && snapshot !== '')
-  )) {
-    throw new TypeError(
-      `petstore-router/browser: options.snapshot must be the snapshot file's URL (a string or URL), its Response or a Blob (got ${snapshot === null ? 'null' : typeof snapshot})`,
-    );
-  }
-  if (own)
-    throw new TypeError(
-      'petstore-router/browser: options.snapshot starts a PGlite made here; a PGlite of your own (options.pglite) is used as it is',
-    );
-  if (pgliteOptions?.loadDataDir !== undefined) {
-    throw new TypeError(
-      'petstore-router/browser: pass either options.snapshot or PGlite’s own loadDataDir (options.pglite.loadDataDir), not both',
-    );
   }
 }

@@ -1,8 +1,8 @@
 // `petstore-router/pg`: PostgreSQL through node-postgres, for production and scale-out (directly
 // or behind a transaction-mode pooler such as PgBouncer).
-import { checkPostgresArguments } from './drivers/pg/arguments.js';
+import { POSTGRES_OPTION_NAMES, checkPostgresArguments } from './options/pg.js';
 import type { Kysely } from 'kysely';
-import { type PostgresSource, type ReplicaSource, openPostgres } from './drivers/pg/database.js';
+import { type PostgresSource, type ReplicaSource, isPgPool, openPostgres } from './drivers/pg/database.js';
 import type { Database } from './storage/database.js';
 import { migrateOrDestroy } from './storage/migrate.js';
 
@@ -57,7 +57,14 @@ export interface PostgresDatabaseOptions {
   maxWaitMs?: number;
 }
 
+// POSTGRES_OPTION_NAMES names exactly the options above (a name missing on either side fails to compile).
+type Named = (typeof POSTGRES_OPTION_NAMES)[number];
+const optionNamesMatch: [Named, keyof PostgresDatabaseOptions] extends [keyof PostgresDatabaseOptions, Named] ? true : never = true;
+void optionNamesMatch;
+
 export { readRouting } from './drivers/pg/with-replicas.js';
+/** @internal The checks of `petstore-router/cloudflare`'s options (its Workers entry runs on this one). */
+export { checkWorkerConfigure, checkWorkerOptions } from './options/worker.js';
 export type { ReadRouting, ReplicaState, ReplicaStatus } from './drivers/contract.js';
 
 /**
@@ -87,7 +94,7 @@ export type { ReadRouting, ReplicaState, ReplicaStatus } from './drivers/contrac
  * ```
  */
 export function createPostgresDatabase(source: PostgresSource, options: PostgresDatabaseOptions = {}): Promise<Kysely<Database>> {
-  checkPostgresArguments(source, options); // synchronously: a wrong source throws here, before any connection
+  checkPostgresArguments(source, options, isPgPool); // synchronously: a wrong source throws here, before any connection
   return openPostgresDatabase(source, options);
 }
 

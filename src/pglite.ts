@@ -1,5 +1,5 @@
 // `petstore-router/pglite`: embedded PostgreSQL (WASM) for tests, demos and the standalone server.
-import { checkPGliteOptions } from './drivers/pglite/arguments.js';
+import { checkPGliteOptions } from './options/pglite.js';
 import type { Kysely } from 'kysely';
 import { opened, pgliteKysely } from './drivers/pglite/database.js';
 import { type PGliteInstance, newPGlite } from './drivers/pglite/instance.js';

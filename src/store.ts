@@ -21,10 +21,10 @@ import { type StoreFetch, acceptingUrls } from './http/fetch-input.js';
 import { routes } from './routes/table.js';
 import type { AnyDatabase, Database } from './storage/database.js';
 import { DEFAULT_IDEMPOTENCY_TTL_MS } from './storage/idempotency.js';
-import { checkSchemaName } from './storage/schema-name.js';
 import { createRepositories } from './storage/repositories.js';
 import { createDefaultOnError } from './pipeline/error-log.js';
-import { type KeysInput, checkOptions } from './options.js';
+import type { KeysInput } from './options/keys.js';
+import { STORE_OPTION_NAMES, checkStoreOptions } from './options/store.js';
 
 /** Options of {@link createPetStore}. */
 export interface PetStoreOptions {
@@ -240,31 +240,13 @@ export interface PetStoreOptions {
   openTelemetry?: OpenTelemetryApi;
 }
 
-/** The embedded API: pass `fetch` to any server that speaks web-standard Request/Response. */
-/** Every option's name (the `satisfies` keeps the list equal to PetStoreOptions): any other is refused. */
-const OPTION_NAMES = Object.keys({
-  db: true,
-  schema: true,
-  keys: true,
-  basePath: true,
-  now: true,
-  deprecatedAt: true,
-  sunsetAt: true,
-  idempotencyTtlMs: true,
-  openapi: true,
-  rateLimit: true,
-  docs: true,
-  onError: true,
-  health: true,
-  cors: true,
-  onResponse: true,
-  createResponse: true,
-  concurrency: true,
-  batchCreates: true,
-  serverTiming: true,
-  openTelemetry: true,
-} satisfies Record<keyof PetStoreOptions, true>);
+// STORE_OPTION_NAMES (options/store.ts) names exactly the options above: a name missing there, or
+// there and not here, fails to compile.
+type Named = (typeof STORE_OPTION_NAMES)[number];
+const optionNamesMatch: [Named, keyof PetStoreOptions] extends [keyof PetStoreOptions, Named] ? true : never = true;
+void optionNamesMatch;
 
+/** The embedded API: pass `fetch` to any server that speaks web-standard Request/Response. */
 export interface PetStore {
   /**
    * Serves one request and answers with a standard `Response`. Called like the global `fetch`
@@ -300,17 +282,17 @@ export interface PetStore {
  * ```
  */
 export function createPetStore(given: PetStoreOptions): PetStore {
-  const options = checkOptions(given, OPTION_NAMES);
+  const options = checkStoreOptions(given);
   // The database contract, read once (drivers/contract.ts): a Kysely of the caller's own is its minimal form.
   const database = contractOf(options.db as Kysely<Database> | PetStoreDatabase<Database>);
-  const schema = options.schema === undefined ? undefined : checkSchemaName(options.schema, 'options.schema');
+  const schema = options.schema;
   // Not batched while statements are observed: a batch is no one request's statement, so
   // Server-Timing's `db` and the statement spans could not be attributed.
   const observesStatements = options.serverTiming === true || options.openTelemetry !== undefined;
   const store: StoreContext = {
     ...createRepositories(database, { schema, batchCreates: options.batchCreates !== false && !observesStatements }),
     now: options.now ?? (() => new Date()),
-    basePath: normaliseBasePath(options.basePath ?? '/v1'),
+    basePath: options.basePath,
     deprecation: {
       // Copies: the store's policy is fixed at creation, whatever happens to the caller's Dates.
       deprecatedAt: new Date((options.deprecatedAt ?? DEFAULT_DEPRECATED_AT).getTime()),
@@ -360,12 +342,4 @@ function withObservation(note: (event: ResponseEvent) => void, onResponse: OnRes
 
 function openApiServers({ openapi }: Pick<PetStoreOptions, 'openapi'>): OpenApiServer[] | undefined {
   return typeof openapi === 'object' && openapi !== null ? openapi.servers : undefined;
-}
-
-function normaliseBasePath(path: string): string {
-  const trimmed = path.replace(/\/+$/, '');
-  if (trimmed !== '' && (!trimmed.startsWith('/') || /[?#\s]/.test(trimmed))) {
-    throw new TypeError(`petstore-router: basePath must be '' or start with '/', got ${JSON.stringify(path)}`);
-  }
-  return trimmed;
 }

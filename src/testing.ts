@@ -8,8 +8,8 @@ import { resetDatabase } from './storage/reset.js';
 import { type PetStore, type PetStoreOptions, createPetStore } from './store.js';
 import { leaseSchema } from './testing/schema-pool.js';
 import { type TestFetch, fetchLike } from './testing/fetch.js';
-import { optionError } from './option-value.js';
-import type { KeysInput } from './options.js';
+import type { KeysInput } from './options/keys.js';
+import { checkTestStoreOptions } from './options/testing.js';
 import { schemaKysely } from './testing/schema-view.js';
 import type { SeedData, Seeded } from './storage/seed.js';
 import { seed } from './testing/seed.js';
@@ -138,17 +138,7 @@ export interface TestStore {
  * ```
  */
 export async function createTestStore(options: TestStoreOptions = {}): Promise<TestStore> {
-  for (const name of ['db', 'schema'] as const) {
-    if (options && (options as Record<string, unknown>)[name] !== undefined) {
-      throw optionError(
-        'createTestStore',
-        `options.${name}`,
-        'absent (a test store makes its own database)',
-        (options as Record<string, unknown>)[name],
-        'for a store on your own database, `createPetStore({ db, keys })`; for a fresh test database of your own, `createPetStore({ db: await createTestDatabase(), keys })`',
-      );
-    }
-  }
+  checkTestStoreOptions(options);
   const keys = options.keys ?? [TEST_KEY];
   const db = await createTestDatabase();
   try {

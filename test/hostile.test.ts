@@ -137,7 +137,7 @@ local('no key or part of one in the configuration errors', () => {
     // Outside the try: an assertion thrown inside it would be caught as the expected error.
     assert.instance(thrown, TypeError, `keys ${JSON.stringify(keys)} were accepted`);
     const message = (thrown as Error).message;
-    assert.match(message, /^petstore-router: options\.keys\[\d\] /);
+    assert.match(message, /^petstore-router: createPetStore: options\.keys\[\d\] /);
     for (let i = 0; i + 8 <= KEY.length; i++) assert.not.ok(message.includes(KEY.slice(i, i + 8)), message);
   }
 });

@@ -133,7 +133,7 @@ test('only the answer primitives (src/http/answer.ts) build Responses in the cor
  */
 const FLOORS: Record<string, number> = {
   'src/http': 0,
-  'src/option-value.ts': 0,
+  'src/options': 0,
   'src/wire.ts': 0,
   'src/errors.ts': 0,
   'src/error-kinds.ts': 0,
@@ -150,7 +150,6 @@ const FLOORS: Record<string, number> = {
   'src/add-order.ts': 3,
   'src/pipeline': 4,
   'src/store.ts': 5,
-  'src/options.ts': 5,
   'src/index.ts': 5,
   'src/pg.ts': 5,
   'src/pglite.ts': 5,

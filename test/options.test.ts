@@ -9,6 +9,9 @@ import { createPetStore } from '../src/index.js';
 import { createPostgresDatabase } from '../src/pg.js';
 import { createPGliteDatabase } from '../src/pglite.js';
 import { createTestDatabase, createTestStore } from '../src/testing.js';
+import type { Database, PetStoreDatabase } from '../src/index.js';
+import { createBrowserStore } from '../src/browser.js';
+import { createWorker } from '../adapters/cloudflare.js';
 
 const test = suite('options checked at creation');
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -34,7 +37,7 @@ test('db: a raw PGlite names PGlite and says to wrap it', async () => {
   const pglite = await ownPGlite();
   try {
     const message = thrown(() => createPetStore({ db: pglite as never, keys: ['k'] }));
-    assert.match(message, 'createPetStore: options.db must be a Kysely instance (got a PGlite)');
+    assert.match(message, 'createPetStore: options.db must be a Kysely instance or a PetStoreDatabase (got a PGlite)');
     assert.match(message, "createPGliteDatabase({ pglite })` from 'petstore-router/pglite'");
   } finally {
     await pglite.close();
@@ -45,7 +48,7 @@ test('db: a pg.Pool, a pg.Client, a URL string, a forgotten await', async () => 
   const url = 'postgres://user:hunter2@127.0.0.1:1/nothing';
   const pool = new pg.Pool({ connectionString: url });
   let message = thrown(() => createPetStore({ db: pool as never, keys: ['k'] }));
-  assert.match(message, 'options.db must be a Kysely instance (got a pg.Pool)');
+  assert.match(message, 'options.db must be a Kysely instance or a PetStoreDatabase (got a pg.Pool)');
   assert.match(message, "createPostgresDatabase(pool)` from 'petstore-router/pg'");
   await pool.end();
   message = thrown(() => createPetStore({ db: new pg.Client({ connectionString: url }) as never, keys: ['k'] }));
@@ -58,7 +61,7 @@ test('db: a pg.Pool, a pg.Client, a URL string, a forgotten await', async () => 
   assert.not.match(message, 'hunter2');
   const pending = createTestDatabase();
   message = thrown(() => createPetStore({ db: pending as never, keys: ['k'] }));
-  assert.match(message, 'options.db must be a Kysely instance (got a Promise): add await');
+  assert.match(message, 'options.db must be a Kysely instance or a PetStoreDatabase (got a Promise): add await');
   await (await pending).destroy();
   assert.match(
     thrown(() => createPetStore({ keys: ['k'] } as never)),
@@ -98,7 +101,11 @@ test('docs: true says where the renderer is', () => {
 
 test('every other option of createPetStore is checked at creation', () => {
   const cases: [Record<string, unknown>, string][] = [
-    [{ basePath: 1 }, 'options.basePath must be a string'],
+    [{ basePath: 1 }, "options.basePath must be a path such as '/v1'"],
+    [
+      { basePath: 'v1' },
+      "createPetStore: options.basePath must be a path such as '/v1' (starting with '/', no ? # or space), or '' for the root (got a string)",
+    ],
     [{ now: new Date() }, 'options.now must be a function returning a Date, e.g. () => new Date() (got a Date)'],
     [{ deprecatedAt: '2026-01-01' }, 'options.deprecatedAt must be a valid Date'],
     [{ sunsetAt: new Date('soon') }, 'options.sunsetAt must be a valid Date'],
@@ -107,10 +114,28 @@ test('every other option of createPetStore is checked at creation', () => {
     [{ openapi: 'yes' }, 'options.openapi must be true, false or { servers: [{ url }] }'],
     [{ openapi: { servers: ['https://x'] } }, 'options.openapi must be true, false or { servers: [{ url }] } (got an object)'],
     [{ rateLimit: 100 }, 'options.rateLimit must be an object { limit, windowSeconds }'],
-    [{ rateLimit: { limit: 0, windowSeconds: 1 } }, 'rateLimit.limit must be an integer of at least 1'],
+    [{ rateLimit: { limit: 0, windowSeconds: 1 } }, 'options.rateLimit.limit must be an integer of at least 1 (got 0)'],
     [{ onError: 'log' }, 'options.onError must be a function'],
-    [{ health: 'on' }, 'options.health must be true, false or { draining: () => boolean }'],
-    [{ health: { draining: true } }, 'options.health must be true, false or { draining: () => boolean }'],
+    [{ health: 'on' }, 'options.health must be true, false or { draining: () => boolean, db }'],
+    [{ health: { draining: true } }, 'options.health.draining must be a function () => boolean (got true)'],
+    [{ health: { db: 'postgres://x' } }, 'options.health.db must be a Kysely instance'],
+    [{ cors: { origins: [] } }, "createPetStore: options.cors.origins must be '*' or a non-empty list of origins (got an array)"],
+    [
+      { cors: { origins: ['https://a.example/'] } },
+      'options.cors.origins[0] must be an origin as browsers send it (got "https://a.example/")',
+    ],
+    [{ cors: { origins: '*', maxAgeSeconds: -1 } }, 'options.cors.maxAgeSeconds must be a whole number of seconds, 0 or more (got -1)'],
+    [
+      { rateLimit: { limit: 1, windowSeconds: 0.5 } },
+      'options.rateLimit.windowSeconds must be an integer of at least 1 (seconds) (got 0.5)',
+    ],
+    [{ concurrency: { limit: 0 } }, 'createPetStore: options.concurrency.limit must be a positive integer (got 0)'],
+    [{ concurrency: { limit: 1, onShed: 1 } }, 'options.concurrency.onShed must be a function (request) => void (got 1)'],
+    [{ schema: 'pg_x' }, 'createPetStore: options.schema must be a name not starting with pg_ (reserved by PostgreSQL) (got "pg_x")'],
+    [{ openTelemetry: {} }, 'options.openTelemetry must be the @opentelemetry/api module'],
+    [{ batchCreates: 1 }, 'options.batchCreates must be true or false (got 1)'],
+    [{ keys: [] }, 'createPetStore: options.keys must be a list of at least one key (got an empty list)'],
+    [{ keys: ['sha256:abc'] }, "options.keys[0] must be a key, or 'sha256:' and 64 hex digits (got sha256: and no 64 hex digits)"],
     [{ cors: true }, "options.cors must be an object { origins: ['https://app.example'] | '*' }"],
     [{ onResponse: {} }, 'options.onResponse must be a function'],
     [{ schema: '' }, 'options.schema must be a PostgreSQL schema name'],
@@ -158,6 +183,96 @@ test('a misspelled option (JavaScript) is a TypeError naming the closest valid o
   assert.match(
     thrown(() => createPGliteDatabase({ datadir: './data' } as never)),
     'createPGliteDatabase: options.datadir is not an option (got a string): did you mean dataDir?',
+  );
+  // Nested options too, each named by its path.
+  const nested: [Record<string, unknown>, string][] = [
+    [{ cors: { origin: '*' } }, 'createPetStore: options.cors.origin is not an option (got a string): did you mean origins?'],
+    [{ rateLimit: { limit: 1, windowSecond: 1 } }, 'options.rateLimit.windowSecond is not an option (got 1): did you mean windowSeconds?'],
+    [{ concurrency: { limt: 4 } }, 'options.concurrency.limit is not an option'.replace('limit', 'limt') + ' (got 4): did you mean limit?'],
+    [{ health: { drainng: () => false } }, 'options.health.drainng is not an option (got a function): did you mean draining?'],
+    [{ openapi: { server: [] } }, 'options.openapi.server is not an option (got an array): did you mean servers?'],
+  ];
+  for (const [options, expected] of nested)
+    assert.match(
+      thrown(() => createPetStore({ db, keys: ['k'], ...options })),
+      expected,
+    );
+});
+
+test('the browser and Workers entries: unknown names and wrong values, in the same words', async () => {
+  const refused = async (promise: Promise<unknown>, expected: string) => {
+    const error = await promise.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    assert.instance(error, TypeError);
+    assert.match((error as Error).message, expected);
+  };
+  await refused(
+    createBrowserStore({ keys: ['k'], datadir: 'idb://x' } as never),
+    'createBrowserStore: options.datadir is not an option (got a string): did you mean dataDir?',
+  );
+  await refused(createBrowserStore({ keys: ['k'], basepath: '/x' } as never), 'did you mean basePath?');
+  await refused(
+    createBrowserStore({ keys: ['k'], snapshot: 42 } as never),
+    "createBrowserStore: options.snapshot must be the snapshot file's URL",
+  );
+  const pglite = await ownPGlite();
+  try {
+    await refused(
+      createBrowserStore({ keys: ['k'], pglite, dataDir: 'idb://x' }),
+      'createBrowserStore: options.dataDir must be absent with a PGlite of your own',
+    );
+  } finally {
+    await pglite.close();
+  }
+  assert.match(
+    thrown(() => createWorker('postgres://h/db' as never)),
+    'createWorker: configure must be a function (env) => ({ database, keys, ... }) (got a string)',
+  );
+  const worker = (options: object) => createWorker(() => options as never).fetch(new Request('http://w/v1/pets'), {}, { waitUntil() {} });
+  await refused(
+    worker({ database: 'postgres://h/db', keys: ['k'], maxConection: 2 }),
+    'createWorker: options.maxConection is not an option (got 2): did you mean maxConnections?',
+  );
+  await refused(
+    worker({ keys: ['k'] }),
+    'createWorker: options.database must be a PostgreSQL connection string (got undefined): e.g. env.HYPERDRIVE.connectionString',
+  );
+  await refused(
+    worker({ database: 'postgres://h/db', keys: ['k'], maxConnections: 0 }),
+    'options.maxConnections must be a positive whole number of connections (got 0)',
+  );
+});
+
+test('db: a PetStoreDatabase that is not a Kysely (another driver) serves; a wrong member is named', async () => {
+  const contract: PetStoreDatabase<Database> = {
+    kysely: db,
+    statements: undefined,
+    reads: undefined,
+    classify: () => undefined,
+    close: () => Promise.resolve(),
+  };
+  const store = createPetStore({ db: contract, keys: ['k'] });
+  const headers = { authorization: 'Bearer k', 'content-type': 'application/json' };
+  const created = await store.fetch(new Request('http://x/v1/pets', { method: 'POST', headers, body: '{"name":"Rex","categoryId":1}' }));
+  assert.is(created.status, 201);
+  const listed = await store.fetch(new Request('http://x/v1/pets', { headers }));
+  assert.equal(
+    ((await listed.json()) as { name: string }[]).map((p) => p.name),
+    ['Rex'],
+  );
+  assert.match(
+    thrown(() => createPetStore({ db: { ...contract, close: undefined } as never, keys: ['k'] })),
+    'createPetStore: options.db.close must be a function () => Promise<void> (got undefined)',
+  );
+  assert.match(
+    thrown(() => createPetStore({ db: { ...contract, kysely: 'x' } as never, keys: ['k'] })),
+    'options.db.kysely must be a Kysely instance (the primary)',
+  );
+  assert.match(
+    thrown(() => createPetStore({ db: { ...contract, statements: {} } as never, keys: ['k'] })),
+    'options.db.statements must be undefined or a StatementRunner { run }',
   );
 });
 

@@ -2,7 +2,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createPostgresDatabase } from '../src/pg.js';
 import { fits } from '../src/drivers/pg/host-check.js';
-import { hostList } from '../src/drivers/pg/hosts-url.js';
+import { hostList } from '../src/options/hosts-url.js';
 
 test('a multi-host URL is one URL per host, libpq default port 5432, the list parameters taken out', () => {
   const list = hostList('postgres://u:p%40w@h1:5432,h2:5433,[::1]:6000,h3/db?target_session_attrs=read-write&sslmode=disable', 'source')!;
@@ -29,11 +29,11 @@ test('a wrong list or value fails at creation, naming it and what to write', () 
   for (const [url, words] of [
     [
       'postgres://h1,h2/db?target_session_attrs=master',
-      /target_session_attrs must be one of any, read-write, read-only, primary, standby, prefer-standby/,
+      /source must be a URL whose target_session_attrs is one of any, read-write, read-only, primary, standby, prefer-standby \(got target_session_attrs="master"\)/,
     ],
-    ['postgres://h1,h2/db?load_balance_hosts=yes', /load_balance_hosts must be disable or random/],
-    ['postgres://h1,,h2/db', /each host of a multi-host URL must be host or host:port/],
-    ['postgres://h1:99999,h2/db', /each host of a multi-host URL/],
+    ['postgres://h1,h2/db?load_balance_hosts=yes', /load_balance_hosts is disable or random \(got load_balance_hosts="yes"\)/],
+    ['postgres://h1,,h2/db', /source must be a URL whose hosts are host or host:port, comma-separated \(got the host ""\)/],
+    ['postgres://h1:99999,h2/db', /whose hosts are host or host:port/],
   ] as const) {
     assert.throws(
       () => createPostgresDatabase(url),
@@ -42,7 +42,7 @@ test('a wrong list or value fails at creation, naming it and what to write', () 
   }
   assert.throws(
     () => createPostgresDatabase('postgres://h1/db', { readReplicas: ['postgres://h1,h2/db?target_session_attrs=nope'] }),
-    /options.readReplicas: target_session_attrs must be/,
+    /createPostgresDatabase: options\.readReplicas must be a URL whose target_session_attrs is one of/,
   );
 });
 

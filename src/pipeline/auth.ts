@@ -1,11 +1,8 @@
 import { ApiError, ErrorCode } from '../errors.js';
 import { sha256Hex } from '../http/sha256.js';
+import { type KeysOption, checkKeyList } from '../options/keys.js';
 
-/**
- * Accepted API keys: a list (plain keys, or `sha256:<64 hex>` digests so plain keys need not sit
- * in config), or an async verifier for keys kept elsewhere. Several keys at once allow rotation.
- */
-export type KeysOption = readonly string[] | ((key: string, request: Request) => boolean | Promise<boolean>);
+export type { KeysOption };
 
 /**
  * The principal of a request carrying an accepted key, the hex SHA-256 of that key (never the key
@@ -41,19 +38,6 @@ export function matchesAny(digest: string, accepted: readonly string[]): boolean
   return found === 1;
 }
 
-/** Checks the keys option once, at creation; never echoes a key in the message. */
-function checkKeys(keys: readonly string[]): void {
-  if (keys.length === 0) throw new TypeError('petstore-router: options.keys must contain at least one key');
-  keys.forEach((key, i) => {
-    if (typeof key !== 'string' || !/^[\x21-\x2b\x2d-\x7e]+$/.test(key)) {
-      throw new TypeError(`petstore-router: options.keys[${i}] must be a non-empty string of visible ASCII without commas`);
-    }
-    if (key.startsWith('sha256:') && !SHA256_KEY.test(key)) {
-      throw new TypeError(`petstore-router: options.keys[${i}] starts with sha256: but is not 64 hex digits`);
-    }
-  });
-}
-
 /** Builds the authenticator for `keys`; plain keys are hashed once, here, not per request. */
 export function createAuthenticator(keys: KeysOption): Authenticate {
   if (typeof keys === 'function') {
@@ -63,7 +47,7 @@ export function createAuthenticator(keys: KeysOption): Authenticate {
       return sha256Hex(key);
     };
   }
-  checkKeys(keys);
+  checkKeyList(keys);
   const accepted = keys.map((k) => (SHA256_KEY.test(k) ? k.slice(7).toLowerCase() : sha256Hex(k)));
   // The plain keys of the option, each with its digest: a presented plain key is found without
   // hashing it again on every request. It holds nothing the option does not already hold (the

@@ -1,4 +1,5 @@
 import { type Answer, JsonAnswer, plainResponse, setHeaders } from '../http/answer.js';
+import { checkCors } from '../options/cors.js';
 
 /**
  * Cross-origin access for browser apps (off by default). `origins` lists the allowed origins
@@ -22,8 +23,6 @@ const ALLOW_HEADERS = 'Authorization, Content-Type, Idempotency-Key, If-None-Mat
 const EXPOSE_HEADERS =
   'Allow, Deprecation, ETag, Idempotent-Replayed, Link, Location, RateLimit, RateLimit-Policy, Retry-After, Sunset, WWW-Authenticate, X-Request-Id';
 
-const DEFAULT_MAX_AGE_SECONDS = 600;
-
 export interface Cors {
   /** The `Access-Control-Allow-Origin` value for this request's `Origin`, or undefined (no CORS answer). */
   allowOrigin(request: Request): string | undefined;
@@ -35,20 +34,10 @@ export interface Cors {
   decorate(response: Answer, allowOrigin: string): void;
 }
 
-/** Checks the options once and returns the CORS policy the pipeline applies. */
+/** Checks the options once (options/cors.ts) and returns the CORS policy the pipeline applies. */
 export function createCors(options: CorsOptions): Cors {
-  if (!options || typeof options !== 'object') throw new TypeError('petstore-router: options.cors must be an object { origins }');
-  const { origins } = options;
-  const maxAge = options.maxAgeSeconds ?? DEFAULT_MAX_AGE_SECONDS;
-  if (!Number.isInteger(maxAge) || maxAge < 0)
-    throw new TypeError('petstore-router: options.cors.maxAgeSeconds must be a whole number of seconds, 0 or more');
+  const { origins, maxAgeSeconds: maxAge } = checkCors(options);
   const any = origins === '*';
-  if (!any) {
-    if (!Array.isArray(origins) || origins.length === 0) {
-      throw new TypeError("petstore-router: options.cors.origins must be '*' or a non-empty list of origins");
-    }
-    for (const origin of origins) checkOrigin(origin);
-  }
   const allowed = new Set(any ? [] : origins);
   const maxAgeText = String(maxAge);
 
@@ -81,19 +70,4 @@ export function createCors(options: CorsOptions): Cors {
       });
     },
   };
-}
-
-/** An origin as a browser serialises it: scheme, host and (non-default) port, nothing else. */
-function checkOrigin(origin: unknown): void {
-  let serialised: string | undefined;
-  try {
-    serialised = typeof origin === 'string' ? new URL(origin).origin : undefined;
-  } catch {
-    serialised = undefined;
-  }
-  if (serialised !== origin || serialised === 'null') {
-    throw new TypeError(
-      `petstore-router: options.cors.origins: ${JSON.stringify(origin)} is not an origin (scheme://host[:port], no path or trailing slash, as browsers send it)`,
-    );
-  }
 }

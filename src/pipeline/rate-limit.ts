@@ -1,6 +1,7 @@
 import type { Repositories } from '../storage/repositories.js';
 import { ApiError, ErrorCode } from '../errors.js';
 import { keyIdOfPrincipal } from '../http/key-id.js';
+import { checkRateLimit } from '../options/rate-limit.js';
 
 /** The `rateLimit` option of `createPetStore`: at most `limit` requests per key per window. */
 export interface RateLimitOptions {
@@ -24,7 +25,7 @@ export type RateLimiter = (principal: string) => Promise<Record<string, string>>
  * equal to `t`.
  */
 export function createRateLimiter(options: RateLimitOptions, counts: Repositories['rateLimits'], now: () => Date): RateLimiter {
-  const { limit, windowSeconds } = checkOptions(options);
+  const { limit, windowSeconds } = checkRateLimit(options);
   const policy = `"default";q=${limit};w=${windowSeconds}`;
   return async (principal) => {
     const seconds = now().getTime() / 1000;
@@ -36,13 +37,4 @@ export function createRateLimiter(options: RateLimitOptions, counts: Repositorie
     const message = `rate limit of ${limit} requests per ${windowSeconds} s reached; retry in ${reset} s`;
     throw new ApiError({ status: 429, code: ErrorCode.rateLimited, message, headers: { ...headers, 'retry-after': String(reset) } });
   };
-}
-
-function checkOptions(options: RateLimitOptions): RateLimitOptions {
-  const { limit, windowSeconds } = options ?? {};
-  if (!Number.isSafeInteger(limit) || limit < 1) throw new TypeError('petstore-router: rateLimit.limit must be an integer of at least 1');
-  if (!Number.isSafeInteger(windowSeconds) || windowSeconds < 1) {
-    throw new TypeError('petstore-router: rateLimit.windowSeconds must be an integer of at least 1');
-  }
-  return { limit, windowSeconds };
 }

@@ -1,5 +1,6 @@
 import type { ApiError } from '../errors.js';
 import { retryAfterEstimate } from './retry-after.js';
+import { type CheckedConcurrency, checkConcurrency } from '../options/concurrency.js';
 
 /** Load shedding of one store (option `concurrency`): a bound on the requests doing database work at once. */
 export interface ConcurrencyOptions {
@@ -39,43 +40,7 @@ export interface ConcurrencyOptions {
 /** A store's request handler, as the adapter calls it. */
 export type Handle = (request: Request) => Promise<Response>;
 
-const DEFAULT_MAX_WAIT_MS = 1_000;
-const DEFAULT_RETRY_AFTER_SECONDS = 1;
-const DEFAULT_MAX_RETRY_AFTER_SECONDS = 30;
-
-type Checked = Required<Omit<ConcurrencyOptions, 'onShed'>> & Pick<ConcurrencyOptions, 'onShed'>;
-
-const wholeAtLeast = (value: unknown, least: number) => Number.isInteger(value) && (value as number) >= least;
-
-/** Checks the option at creation: a wrong value names the option and what to pass. */
-export function checkConcurrency(options: ConcurrencyOptions): Checked {
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError('petstore-router: options.concurrency must be an object such as { limit: 40 }');
-  }
-  const {
-    limit,
-    queue = limit,
-    maxWaitMs = DEFAULT_MAX_WAIT_MS,
-    retryAfterSeconds = DEFAULT_RETRY_AFTER_SECONDS,
-    maxRetryAfterSeconds = Math.max(retryAfterSeconds, DEFAULT_MAX_RETRY_AFTER_SECONDS),
-    onShed,
-  } = options;
-  const name = 'petstore-router: options.concurrency.';
-  if (!wholeAtLeast(limit, 1)) throw new TypeError(`${name}limit must be a positive integer, got ${String(limit)}`);
-  if (!wholeAtLeast(queue, 0)) throw new TypeError(`${name}queue must be a whole number, 0 or more, got ${String(queue)}`);
-  if (!wholeAtLeast(maxWaitMs, 1))
-    throw new TypeError(`${name}maxWaitMs must be a positive whole number of milliseconds, got ${String(maxWaitMs)}`);
-  if (!wholeAtLeast(retryAfterSeconds, 1)) {
-    throw new TypeError(`${name}retryAfterSeconds must be a whole number of seconds, at least 1, got ${String(retryAfterSeconds)}`);
-  }
-  if (!wholeAtLeast(maxRetryAfterSeconds, retryAfterSeconds)) {
-    throw new TypeError(
-      `${name}maxRetryAfterSeconds must be a whole number of seconds, at least retryAfterSeconds, got ${String(maxRetryAfterSeconds)}`,
-    );
-  }
-  if (onShed !== undefined && typeof onShed !== 'function') throw new TypeError(`${name}onShed must be a function`);
-  return { limit, queue, maxWaitMs, retryAfterSeconds, maxRetryAfterSeconds, onShed };
-}
+type Checked = CheckedConcurrency<ConcurrencyOptions['onShed']>;
 
 interface Waiter {
   who: string;

@@ -1,7 +1,7 @@
 import { type Kysely, type Transaction, sql } from 'kysely';
 import { type Migration, type MigrationResult, Migrator } from 'kysely/migration';
 import { migrations } from './migrations/index.js';
-import { checkSchemaName } from './schema-name.js';
+import { checkSchemaName } from '../options/schema.js';
 
 /** Our own migration bookkeeping tables, so a host application's Kysely migrations never collide. */
 export const MIGRATION_TABLE = 'petstore_migration';
@@ -32,7 +32,7 @@ export interface MigrateOptions {
 export async function migrate<DB>(db: Kysely<DB>, options: MigrateOptions = {}): Promise<MigrationResult[]> {
   // Without a schema: the connection's current one, named, because Kysely's Migrator otherwise
   // takes a bookkeeping table of the same name in ANY schema (e.g. another store's) for ours.
-  const schema = options.schema === undefined ? await currentSchema(db) : checkSchemaName(options.schema, 'migrate: options.schema');
+  const schema = options.schema === undefined ? await currentSchema(db) : checkSchemaName(options.schema, 'migrate');
   // All of it in one transaction, so on one backend even through a transaction-mode pooler
   // (PgBouncer lends a backend per transaction). Kysely's Migrator, given a Kysely, takes its
   // lock (a session `pg_advisory_lock`) and releases it in statements of their own: through a

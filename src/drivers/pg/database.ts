@@ -1,14 +1,11 @@
 // The pg driver: a Kysely on a pool of ours (with its statement runner) or on a caller's pool.
 import { type Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { optionError } from '../../option-value.js';
-
-const WHERE = 'createPostgresDatabase';
 import { DriverKysely } from '../database.js';
 import { borrowedPool, statementPool } from './pool.js';
 import { openPools } from './host-set.js';
 import { poolStatementRunner } from './pool-runner.js';
-import { boundConfig, checkMaxWait } from './partition.js';
+import { DEFAULT_MAX_WAIT_MS, boundConfig } from './partition.js';
 import { StatementDeadlines } from './timeout.js';
 import { withReadReplicas } from './with-replicas.js';
 
@@ -28,25 +25,9 @@ export interface OpenOptions {
 
 const DEFAULT_MAX_REPLICA_LAG_MS = 1_000;
 
-/** `readReplicas` and `maxReplicaLagMs`, checked: a TypeError naming the option. */
-function checkReplicaOptions(source: PostgresSource, { readReplicas = [], maxReplicaLagMs }: OpenOptions): void {
-  const valid = (r: unknown) =>
-    (typeof r === 'string' && r.trim() !== '') || (typeof r === 'object' && r !== null && !(r instanceof pg.Pool));
-  if (!Array.isArray(readReplicas) || !readReplicas.every(valid)) {
-    throw optionError(WHERE, 'options.readReplicas', 'an array of replica URLs or pg.PoolConfig objects', readReplicas);
-  }
-  if (maxReplicaLagMs !== undefined && !(Number.isFinite(maxReplicaLagMs) && maxReplicaLagMs > 0)) {
-    throw optionError(WHERE, 'options.maxReplicaLagMs', 'a positive number of milliseconds', maxReplicaLagMs);
-  }
-  if (source instanceof pg.Pool && readReplicas.length > 0) {
-    throw optionError(
-      WHERE,
-      'options.readReplicas',
-      'absent with a pg.Pool of yours',
-      readReplicas,
-      'pass the primary as a URL or pg.PoolConfig',
-    );
-  }
+/** A Pool of the pg loaded here (a caller's, used as it is); options/pg.ts asks this when checking the source. */
+export function isPgPool(value: unknown): value is pg.Pool {
+  return value instanceof pg.Pool;
 }
 
 /**
@@ -56,8 +37,7 @@ function checkReplicaOptions(source: PostgresSource, { readReplicas = [], maxRep
  * (and the replicas') even if only the runner used it.
  */
 export function openPostgres<DB>(source: PostgresSource, options: OpenOptions): Kysely<DB> {
-  checkReplicaOptions(source, options);
-  const maxWaitMs = checkMaxWait(options.maxWaitMs);
+  const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS; // options checked by options/pg.ts
   if (source instanceof pg.Pool) {
     return new DriverKysely<DB>({ dialect: new PostgresDialect({ pool: borrowedPool(source) }) });
   }

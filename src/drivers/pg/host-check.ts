@@ -1,7 +1,7 @@
 // What a connection of a multi-host URL is checked for, libpq's way (fe-connect.c), and what fits.
 import type pg from 'pg';
 import { UNABLE_TO_CONNECT, answeredByServer, classifyDatabaseError } from '../classify.js';
-import type { SessionAttrs } from './hosts-url.js';
+import type { SessionAttrs } from '../../options/hosts-url.js';
 import type { StatementClient } from './statement-client.js';
 
 /** What a server was found to be by the check of a connection to it. */

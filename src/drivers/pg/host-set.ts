@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { type HostList, type SessionAttrs, hostList } from './hosts-url.js';
+import { type HostList, type SessionAttrs, hostList } from '../../options/hosts-url.js';
 import { type Lend, lender, ownPool } from './pool.js';
 import type { PoolStatements, StatementClient } from './statement-client.js';
 import { NoFittingHostError, type Verdict, check, fits, serverFailure } from './host-check.js';

@@ -1,5 +1,4 @@
 import type pg from 'pg';
-import { optionError } from '../../option-value.js';
 
 /**
  * The partition bound of pools created here: the longest a request waits on PostgreSQL in any one
@@ -16,13 +15,4 @@ export const DEFAULT_MAX_WAIT_MS = 5_000;
  */
 export function boundConfig(maxWaitMs: number): Pick<pg.PoolConfig, 'connectionTimeoutMillis'> {
   return { connectionTimeoutMillis: maxWaitMs };
-}
-
-/** Checks `maxWaitMs` at creation: a wrong value names the option and what to pass. */
-export function checkMaxWait(maxWaitMs: unknown): number {
-  if (maxWaitMs === undefined) return DEFAULT_MAX_WAIT_MS;
-  if (typeof maxWaitMs !== 'number' || !Number.isInteger(maxWaitMs) || maxWaitMs < 1) {
-    throw optionError('createPostgresDatabase', 'options.maxWaitMs', 'a positive whole number of milliseconds', maxWaitMs);
-  }
-  return maxWaitMs;
 }

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { PreparedStatement } from '../contract.js';
 import type { ReadRouting } from '../contract.js';
-import { hostList } from './hosts-url.js';
+import { hostList } from '../../options/hosts-url.js';
 import { Replica } from './replica.js';
 import { ReplicaHealth } from './replica-health.js';
 import { PrimaryPosition, checkedLsn } from './wal-position.js';

@@ -1,6 +1,6 @@
 // The options of createPGliteDatabase, checked before PGlite starts (which takes seconds): a wrong
 // value fails at once, synchronously, naming the option and what to pass.
-import { checkOptionNames, optionError } from '../../option-value.js';
+import { checkOptionNames, isObject, optionError } from './check.js';
 
 const WHERE = 'createPGliteDatabase';
 
@@ -16,12 +16,12 @@ export function checkPGliteOptions(options: unknown): void {
       'for a data directory pass `{ dataDir: path }`',
     );
   }
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+  if (!isObject(options)) {
     throw optionError(WHERE, 'options', 'an object { dataDir?, pglite?, migrate? }', options);
   }
   // `snapshot` is @internal (the snapshot cache's own tests), still a name this entry knows.
   checkOptionNames(WHERE, options, ['dataDir', 'pglite', 'migrate', 'snapshot']);
-  const { dataDir, pglite, migrate } = options as Record<string, unknown>;
+  const { dataDir, pglite, migrate } = options;
   if (dataDir !== undefined && (typeof dataDir !== 'string' || dataDir === '')) {
     throw optionError(WHERE, 'options.dataDir', 'a directory path (a non-empty string), or absent for a database in memory', dataDir);
   }
@@ -29,7 +29,13 @@ export function checkPGliteOptions(options: unknown): void {
     throw optionError(WHERE, 'options.pglite', 'a PGlite instance (new PGlite() or await PGlite.create())', pglite);
   }
   if (pglite !== undefined && dataDir !== undefined) {
-    throw new TypeError('petstore-router: createPGliteDatabase: pass either options.pglite or options.dataDir, not both');
+    throw optionError(
+      WHERE,
+      'options.dataDir',
+      'absent with options.pglite',
+      dataDir,
+      'pass either options.pglite or options.dataDir, not both',
+    );
   }
   if (migrate !== undefined && typeof migrate !== 'boolean') throw optionError(WHERE, 'options.migrate', 'true or false', migrate);
 }

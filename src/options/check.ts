@@ -1,6 +1,8 @@
+// The one checker of options (src/options/*): one message style, `petstore-router: WHERE: OPTION
+// must be EXPECTED (got KIND): WHAT TO PASS`, and unknown names refused with the closest valid one.
+
 /**
- * What a wrong option value is, for the messages of options checked at creation (options.ts, the
- * drivers' entry points). It names the kind of value, never its content: a string given where an
+ * What a wrong option value is, for the messages of options checked at creation. It names the kind of value, never its content: a string given where an
  * object belongs may be a key or a URL with a password in it.
  *
  * @example
@@ -57,14 +59,34 @@ export function optionError(
  * // TypeError: petstore-router: createPetStore: options.basepath is not an option (got a string): did you mean basePath?
  * ```
  */
-export function checkOptionNames(where: string, options: object, known: readonly string[]): void {
+export function checkOptionNames(where: string, options: object, known: readonly string[], path = 'options'): void {
   for (const name of Object.keys(options)) {
     if (known.includes(name)) continue;
     const closest = closestName(name, known);
     const hint = closest === undefined ? `the options are ${known.join(', ')}` : `did you mean ${closest}?`;
     const value = (options as Record<string, unknown>)[name];
-    throw new TypeError(`petstore-router: ${where}: options.${name} is not an option (got ${kindOf(value)}): ${hint}`);
+    throw new TypeError(`petstore-router: ${where}: ${path}.${name} is not an option (got ${kindOf(value)}): ${hint}`);
   }
+}
+
+/** A plain object of options (not an array, not a promise). */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !isThenable(value);
+}
+
+/** An integer of at least `least`. */
+export function wholeAtLeast(value: unknown, least: number): value is number {
+  return Number.isInteger(value) && (value as number) >= least;
+}
+
+/**
+ * A checker of the options of one function: `check(path, value, ok, expected, hint?)` throws the
+ * error of `options.<path>` unless `value` is absent (undefined) or passes `ok`.
+ */
+export function checkerOf(where: string) {
+  return (path: string, value: unknown, ok: (value: unknown) => boolean, expected: string, hint?: string): void => {
+    if (value !== undefined && !ok(value)) throw optionError(where, `options.${path}`, expected, value, hint);
+  };
 }
 
 /** The name of `known` fewest edits away from `name` (case aside), if it is near enough to be a slip. */

@@ -1,9 +1,12 @@
 // libpq's multi-host connection URLs (`postgres://u:p@h1:5432,h2:5433,h3/db?target_session_attrs=read-write`),
 // which node-postgres does not parse: split here into one single-host URL per host, which pg does.
+// Parsed when the option is checked (options/pg.ts) and again where the pools are made.
+import { optionError } from './check.js';
 
 /** libpq's `target_session_attrs`: which server a connection must reach. */
 export type SessionAttrs = 'any' | 'read-write' | 'read-only' | 'primary' | 'standby' | 'prefer-standby';
 
+const WHERE = 'createPostgresDatabase';
 const SESSION_ATTRS: readonly SessionAttrs[] = ['any', 'read-write', 'read-only', 'primary', 'standby', 'prefer-standby'];
 
 /** A URL's hosts and how to choose among them, libpq's way. */
@@ -36,12 +39,24 @@ export function hostList(url: string, name: string): HostList | undefined {
   const balance = query.get('load_balance_hosts') ?? 'disable';
   if (!hosts.includes(',') && attrs === 'any' && !query.has('load_balance_hosts')) return undefined;
   if (!(SESSION_ATTRS as readonly string[]).includes(attrs)) {
-    throw new TypeError(
-      `petstore-router: ${name}: target_session_attrs must be one of ${SESSION_ATTRS.join(', ')} (got ${JSON.stringify(attrs)})`,
+    throw optionError(
+      WHERE,
+      name,
+      `a URL whose target_session_attrs is one of ${SESSION_ATTRS.join(', ')}`,
+      url,
+      undefined,
+      `target_session_attrs=${JSON.stringify(attrs)}`,
     );
   }
   if (balance !== 'disable' && balance !== 'random') {
-    throw new TypeError(`petstore-router: ${name}: load_balance_hosts must be disable or random (got ${JSON.stringify(balance)})`);
+    throw optionError(
+      WHERE,
+      name,
+      'a URL whose load_balance_hosts is disable or random',
+      url,
+      undefined,
+      `load_balance_hosts=${JSON.stringify(balance)}`,
+    );
   }
   query.delete('target_session_attrs');
   query.delete('load_balance_hosts');
@@ -61,8 +76,13 @@ function oneHost(entry: string, name: string): string {
   const match = HOST.exec(entry.trim());
   const port = match?.[2] === undefined ? 5432 : Number(match[2]);
   if (match === null || port < 1 || port > 65_535) {
-    throw new TypeError(
-      `petstore-router: ${name}: each host of a multi-host URL must be host or host:port, comma-separated (postgres://user:password@h1:5432,h2:5433/database), got ${JSON.stringify(entry)}`,
+    throw optionError(
+      WHERE,
+      name,
+      'a URL whose hosts are host or host:port, comma-separated',
+      entry,
+      'postgres://user:password@h1:5432,h2:5433/database',
+      `the host ${JSON.stringify(entry)}`,
     );
   }
   return `${match[1]}:${port}`;

@@ -1,55 +1,66 @@
 // The arguments of createPostgresDatabase, checked before anything connects: a wrong source fails
 // at once, synchronously, with a message that names it and what to pass, instead of a pool that
-// fails at the first query (or a destructuring error from inside pg).
-import pg from 'pg';
-import { checkOptionNames, isThenable, optionError } from '../../option-value.js';
-import type { OpenOptions } from './database.js';
+// fails at the first query (or a destructuring error from inside pg). pg itself is the driver's to
+// load: it tells whether a value is a Pool of the pg it loads (`isPool`).
+import { checkOptionNames, checkerOf, isObject, isThenable, optionError } from './check.js';
 import { hostList } from './hosts-url.js';
 
 const WHERE = 'createPostgresDatabase';
+const check = checkerOf(WHERE);
 const EXPECTED = 'a PostgreSQL URL (postgres://user:password@host:5432/database), a pg.PoolConfig or a pg.Pool';
 const URL_SCHEMES = new Set(['postgres:', 'postgresql:', 'socket:']);
-/** Every option's name (the `satisfies` keeps the list equal to the options' type). */
-const OPTION_NAMES = Object.keys({
-  migrate: true,
-  preparedStatements: true,
-  readReplicas: true,
-  maxReplicaLagMs: true,
-  maxWaitMs: true,
-} satisfies Record<keyof OpenOptions | 'migrate', true>);
+/** Every option's name (src/pg.ts keeps it equal to PostgresDatabaseOptions' keys). */
+export const POSTGRES_OPTION_NAMES = ['migrate', 'preparedStatements', 'readReplicas', 'maxReplicaLagMs', 'maxWaitMs'] as const;
 
 /** Throws a TypeError unless `source` and `options` are what createPostgresDatabase takes. */
-export function checkPostgresArguments(source: unknown, options: unknown): void {
+export function checkPostgresArguments(source: unknown, options: unknown, isPool: (value: unknown) => boolean): void {
   if (typeof source === 'string') checkUrl(source, 'source');
-  else if (source instanceof pg.Pool) {
+  else if (isPool(source)) {
     // a Pool of the same pg: used as it is
   } else if (isPlainConfig(source)) {
-    if (source.connectionString !== undefined) {
-      if (typeof source.connectionString !== 'string')
-        throw optionError(WHERE, 'config.connectionString', 'a PostgreSQL URL', source.connectionString);
-      checkUrl(source.connectionString, 'config.connectionString');
-    }
+    checkConfigUrl(source, 'config.connectionString');
   } else {
     const [got, hint] = wrongSource(source);
     throw optionError(WHERE, 'source', EXPECTED, source, hint, got);
   }
   if (options === undefined) return;
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+  if (!isObject(options)) throw optionError(WHERE, 'options', `an object { ${POSTGRES_OPTION_NAMES.join('?, ')}? }`, options);
+  checkOptionNames(WHERE, options, POSTGRES_OPTION_NAMES);
+  const { readReplicas, maxReplicaLagMs } = options;
+  check('migrate', options.migrate, (v) => typeof v === 'boolean', 'true or false');
+  check('preparedStatements', options.preparedStatements, (v) => typeof v === 'boolean', 'true or false');
+  check('maxWaitMs', options.maxWaitMs, (v) => Number.isInteger(v) && (v as number) >= 1, 'a positive whole number of milliseconds');
+  check(
+    'maxReplicaLagMs',
+    maxReplicaLagMs,
+    (v) => typeof v === 'number' && Number.isFinite(v) && v > 0,
+    'a positive number of milliseconds',
+  );
+  const replica = (r: unknown) => (typeof r === 'string' && r.trim() !== '') || (isObject(r) && !isPool(r));
+  check('readReplicas', readReplicas, (v) => Array.isArray(v) && v.every(replica), 'an array of replica URLs or pg.PoolConfig objects');
+  if (readReplicas === undefined) return;
+  if (isPool(source) && (readReplicas as unknown[]).length > 0) {
     throw optionError(
       WHERE,
-      'options',
-      'an object { migrate?, preparedStatements?, readReplicas?, maxReplicaLagMs?, maxWaitMs? }',
-      options,
+      'options.readReplicas',
+      'absent with a pg.Pool of yours',
+      readReplicas,
+      'pass the primary as a URL or pg.PoolConfig',
     );
   }
-  checkOptionNames(WHERE, options, OPTION_NAMES);
-  for (const name of ['migrate', 'preparedStatements'] as const) {
-    const value = (options as Record<string, unknown>)[name];
-    if (value !== undefined && typeof value !== 'boolean') throw optionError(WHERE, `options.${name}`, 'true or false', value);
+  // A replica's URL, multi-host or not (hosts-url.ts): a wrong list or parameter throws here, naming the option.
+  for (const r of readReplicas as unknown[]) {
+    if (typeof r === 'string') hostList(r, 'options.readReplicas');
+    else checkConfigUrl(r as Record<string, unknown>, 'options.readReplicas');
   }
-  // A replica's multi-host URL (hosts-url.ts): a wrong list or parameter throws here too, naming the option.
-  const replicas = (options as { readReplicas?: unknown }).readReplicas;
-  if (Array.isArray(replicas)) for (const r of replicas as unknown[]) if (typeof r === 'string') hostList(r, 'options.readReplicas');
+}
+
+/** A config's `connectionString`, when it has one. */
+function checkConfigUrl(config: Record<string, unknown>, name: string): void {
+  const url = config.connectionString;
+  if (url === undefined) return;
+  if (typeof url !== 'string') throw optionError(WHERE, name, 'a PostgreSQL URL', url);
+  checkUrl(url, name);
 }
 
 /** A URL pg can connect with; the message never repeats the URL (it may hold a password). */
@@ -64,9 +75,9 @@ function checkUrl(url: string, name: string): void {
     throw optionError(WHERE, name, EXPECTED, url, 'the string is not a URL; write it as postgres://user:password@host:5432/database');
   }
   if (!URL_SCHEMES.has(scheme)) {
-    throw new TypeError(
-      `petstore-router: ${WHERE}: ${name} must be a postgres:// or postgresql:// URL (got a ${scheme} URL): petstore-router runs on PostgreSQL only; for an embedded database use createPGliteDatabase() from 'petstore-router/pglite'`,
-    );
+    const hint =
+      "petstore-router runs on PostgreSQL only; for an embedded database use createPGliteDatabase() from 'petstore-router/pglite'";
+    throw optionError(WHERE, name, 'a postgres:// or postgresql:// URL', url, hint, `a ${scheme} URL`);
   }
 }
 
