@@ -133,7 +133,10 @@ test('createBrowserStore refuses a snapshot it cannot use, before PGlite starts'
   const refusals: [object, RegExp][] = [
     [{ snapshot: 42 }, /options\.snapshot must be the snapshot file's URL/],
     [{ snapshot: '' }, /options\.snapshot must be/],
-    [{ snapshot: '/petstore.snapshot', pglite: { loadDataDir: new Blob([]) } }, /either options\.snapshot or PGlite’s own loadDataDir/],
+    [
+      { snapshot: '/petstore.snapshot', pglite: { loadDataDir: new Blob([]) } },
+      /options\.snapshot must be absent with PGlite's own loadDataDir \(options\.pglite\.loadDataDir\)/,
+    ],
   ];
   for (const [options, message] of refusals) {
     try {
@@ -149,7 +152,7 @@ test('createBrowserStore refuses a snapshot it cannot use, before PGlite starts'
     await createBrowserStore({ keys: ['k'], pglite: own, snapshot: '/petstore.snapshot' });
     assert.unreachable('accepted');
   } catch (error) {
-    assert.match((error as Error).message, /a PGlite of your own \(options\.pglite\) is used as it is/);
+    assert.match((error as Error).message, /options\.snapshot must be absent with a PGlite of your own \(options\.pglite\)/);
   } finally {
     await own.close();
   }
