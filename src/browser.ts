@@ -10,6 +10,7 @@ import { StoreInUseError, holdDirectory } from './browser/exclusive.js';
 import { canShare, shareDirectory } from './browser/tabs.js';
 import type { Database } from './storage/database.js';
 import { migrate } from './storage/migrate.js';
+import { migrationsCurrent } from './storage/migrations-current.js';
 import { type PetStore, type PetStoreOptions, createPetStore } from './store.js';
 import { checkBrowserOptions } from './options/browser.js';
 
@@ -21,7 +22,7 @@ export interface BrowserStoreOptions extends Omit<PetStoreOptions, 'db'> {
   /** `'idb://name'` keeps the data in IndexedDB across reloads. Omit for an in-memory store. */
   dataDir?: string;
   /**
-   * PGlite's own options for the instance made here (e.g. `wasmModule` and `fsBundle`, loaded as
+   * PGlite's own options for the instance made here (e.g. `pgliteWasmModule` and `fsBundle`, loaded as
    * your bundler prefers), or a PGlite you made: that one stays yours (`close()` does not close it)
    * and `dataDir` must then be omitted.
    */
@@ -101,7 +102,8 @@ async function openDirectory(options: PagePGliteOptions | undefined, dataDir: st
   const pglite = await startPagePGlite(options, dataDir, snapshot);
   const db = pgliteKysely<Database>(pglite, false);
   try {
-    await migrate(db);
+    // A directory opened again (a reload, a takeover) is migrated already: one select says so.
+    if (!(await migrationsCurrent(db))) await migrate(db);
     return pglite;
   } catch (error) {
     await pglite.close().catch(() => {});

@@ -10,6 +10,7 @@ import * as assert from 'uvu/assert';
 import { build } from 'vite';
 import { CHROMIUM, HAS_CHROMIUM, launchChromium } from './helpers/chromium.js';
 import { browserSnapshot } from '../src/pglite.js';
+import { browserBlockRunner, codeBlocks } from './helpers/markdown.js';
 
 // The Vite recipe of docs/browser.md, built by Vite and run in Debian's chromium: the snapshot
 // file in `public/`, named through `import.meta.env.BASE_URL`, PGlite excluded from dependency
@@ -58,13 +59,15 @@ async function builtApp(): Promise<string> {
     '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module" src="./main.js"></script>',
   );
   writeFileSync(join(dir, 'main.js'), MAIN);
+  // The recipe's own config file: docs/browser.md's block, as written ("Bundling").
+  const config = codeBlocks(readFileSync(join(ROOT, 'docs/browser.md'), 'utf8')).find((b) => browserBlockRunner(b.code) === 'vite');
+  assert.ok(config, "docs/browser.md's vite.config.ts block");
+  writeFileSync(join(dir, 'vite.config.ts'), config.code);
   await build({
     root: dir,
     base: BASE,
-    configFile: false,
+    configFile: join(dir, 'vite.config.ts'),
     logLevel: 'error',
-    // The recipe's own setting (docs/browser.md, "Bundling").
-    optimizeDeps: { exclude: ['@electric-sql/pglite'] },
     // The package's sources under its published names, as the esbuild page of browser-store.test.ts has them.
     resolve: { alias: { 'petstore-router/browser': join(ROOT, 'src/browser.ts'), 'petstore-router': join(ROOT, 'src/index.ts') } },
     build: { outDir: join(dir, 'dist'), target: 'es2022' },

@@ -1,17 +1,17 @@
 // Every code block of the guides runs in CI (issue 38): a block is an excerpt of a file CI runs
 // (examples/, run by scripts/run-examples.sh and the tests; test/helpers/), or it runs here as a
-// new file and prints what its `// expected` comment says. docs/browser.md's blocks run in chromium
-// through test/helpers/browser-page (the browser tests), not here.
+// new file and prints what its `// expected` comment says. docs/browser.md's page blocks run in
+// chromium (test/browser-docs.test.ts) and its Vite config in test/browser-vite.test.ts, not here.
 import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { databaseUrl } from './helpers/postgres-test.js';
-import { codeBlocks } from './helpers/markdown.js';
+import { browserBlockRunner, codeBlocks } from './helpers/markdown.js';
 import { blockDir, runBlock } from './helpers/run-block.js';
 
 const root = join(import.meta.dirname, '..');
-const GUIDES = ['mounting', 'testing', 'operations', 'reliability', 'cloudflare', 'deno-bun'];
+const GUIDES = ['mounting', 'testing', 'operations', 'reliability', 'cloudflare', 'deno-bun', 'browser'];
 const CODE = ['ts', 'js', 'jsonc', 'tsx'];
 const normal = (text: string) => text.replace(/\s+/g, ' ').trim();
 
@@ -27,7 +27,9 @@ const ranByCi = [...files(join(root, 'examples')), ...files(join(root, 'test/hel
   .join('\n');
 
 for (const guide of GUIDES) {
-  const blocks = codeBlocks(readFileSync(join(root, 'docs', `${guide}.md`), 'utf8')).filter((b) => CODE.includes(b.lang));
+  const blocks = codeBlocks(readFileSync(join(root, 'docs', `${guide}.md`), 'utf8')).filter(
+    (b) => CODE.includes(b.lang) && (guide !== 'browser' || browserBlockRunner(b.code) === undefined),
+  );
   blocks.forEach((block, i) => {
     test(`docs/${guide}.md block at line ${block.line}: an excerpt of code CI runs, or runs here`, async () => {
       if (ranByCi.includes(normal(block.code))) return;

@@ -1,8 +1,10 @@
 // Many tabs, one store (petstore-router/browser in Debian's chromium): the first answer of a tab that
 // joins a store another tab holds, against a first tab's on the same existing idb:// directory (what
 // every tab paid before tabs shared: open PGlite on the directory), same run, rounds interleaved;
-// and how long after the leader tab closes another tab creates again (the takeover).
+// and how long after the leader tab closes another tab creates again (the takeover), against a bare
+// PGlite opening the same directory afterwards (what a takeover cannot avoid), same round.
 import { mkdirSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { HAS_CHROMIUM, launchChromium } from '../helpers/chromium.js';
@@ -44,6 +46,8 @@ export async function runTabs(log: (s: string) => void): Promise<string> {
   const first: number[] = [];
   const joining: number[] = [];
   const takeover: number[] = [];
+  const bare: number[] = [];
+  const load = [loadavg()[0]!];
   try {
     for (let round = 0; round < rounds; round++) {
       const dataDir = `idb://bench-tabs-${round}`;
@@ -62,29 +66,34 @@ export async function runTabs(log: (s: string) => void): Promise<string> {
       const closedAt = Date.now();
       await leader.close();
       const answers = await creating;
-      // The longest wait between two answers of the other tab from the close on (a create
-      // answered 503 while the leader went counts as no answer).
-      const ok = answers.filter((a) => a.status === 201).map((a) => a.at);
-      const from = ok.findLastIndex((at) => at < closedAt);
-      takeover.push(Math.max(...ok.slice(from + 1).map((at, i) => at - (ok[from + i] ?? closedAt))));
+      // From the close to the other tab's next 201 (a create answered 503 while the leader went is no answer).
+      takeover.push(answers.find((a) => a.status === 201 && a.at >= closedAt)!.at - closedAt);
       await other.close();
+      // The baseline: a bare PGlite opening the directory the other tab left (as the leader left it).
+      const baseline = await tab(browser, origin);
+      bare.push(await call<number>(baseline, 'barePGliteOpen', dataDir));
+      await baseline.close();
       log(
-        `  round ${round + 1}/${rounds}: first tab ${first.at(-1)!.toFixed(0)} ms, joining tab ${joining.at(-1)!.toFixed(0)} ms, takeover ${takeover.at(-1) ?? '-'} ms`,
+        `  round ${round + 1}/${rounds}: first tab ${first.at(-1)!.toFixed(0)} ms, joining tab ${joining.at(-1)!.toFixed(0)} ms, takeover ${takeover.at(-1) ?? '-'} ms, bare PGlite open ${bare.at(-1)!.toFixed(0)} ms, load ${loadavg()[0]!.toFixed(1)}`,
       );
     }
   } finally {
     await browser.close();
     server.close();
   }
+  load.push(loadavg()[0]!);
   const ratios = first.map((f, i) => joining[i]! / f);
+  const overBare = takeover.map((t, i) => t / bare[i]!);
   return [
-    `Chromium, ${rounds} rounds; each round a new idb:// directory with 20 pets, closed, then opened by a first tab and joined by a second.`,
+    `Chromium, ${rounds} rounds; each round a new idb:// directory with 20 pets, closed, then opened by a first tab and joined by a second. Load average (1 min) ${load[0]!.toFixed(1)} at the start, ${load[1]!.toFixed(1)} at the end.`,
     '',
     '| measure | median | range |',
     '|---|---|---|',
     `| first tab's first answer (opens PGlite on the directory) | ${median(first).toFixed(0)} ms | ${Math.min(...first).toFixed(0)}-${Math.max(...first).toFixed(0)} ms |`,
     `| joining tab's first answer (another tab holds the store) | ${median(joining).toFixed(0)} ms | ${Math.min(...joining).toFixed(0)}-${Math.max(...joining).toFixed(0)} ms |`,
     `| joining / first, per round | ${median(ratios).toFixed(2)}x | ${Math.min(...ratios).toFixed(2)}x-${Math.max(...ratios).toFixed(2)}x |`,
-    `| takeover: leader tab closed -> the other tab's next 201 | ${takeover.length ? median(takeover).toFixed(0) : '-'} ms | ${takeover.length ? `${Math.min(...takeover)}-${Math.max(...takeover)}` : '-'} ms |`,
+    `| takeover: leader tab closed -> the other tab's next 201 | ${median(takeover).toFixed(0)} ms | ${Math.min(...takeover)}-${Math.max(...takeover)} ms |`,
+    `| bare PGlite opening that directory, \`select 1\` answered | ${median(bare).toFixed(0)} ms | ${Math.min(...bare).toFixed(0)}-${Math.max(...bare).toFixed(0)} ms |`,
+    `| takeover / bare open, per round | ${median(overBare).toFixed(2)}x | ${Math.min(...overBare).toFixed(2)}x-${Math.max(...overBare).toFixed(2)}x |`,
   ].join('\n');
 }

@@ -98,3 +98,13 @@ export function codeBlocks(markdown: string): CodeBlock[] {
   });
   return blocks;
 }
+
+/**
+ * Where a code block of docs/browser.md runs in CI: `page` (it imports petstore-router/browser or
+ * msw/browser: a chromium page, test/browser-docs.test.ts), `vite` (the Vite config of
+ * test/browser-vite.test.ts), else undefined (Node, test/docs-code.test.ts).
+ */
+export function browserBlockRunner(code: string): 'page' | 'vite' | undefined {
+  if (/from '(?:petstore-router\/browser|msw\/browser)'/.test(code)) return 'page';
+  return code.startsWith('// vite.config.ts') ? 'vite' : undefined;
+}

@@ -10,9 +10,16 @@ export function isPGlite(value: unknown): value is PGlite {
   return value instanceof PGlite;
 }
 
+/**
+ * WAL segments of 1 MB for a directory made here (PostgreSQL's default: 16 MB): PGlite writes a
+ * changed file whole to IndexedDB after each statement, so every write stored the 16 MB segment.
+ */
+const PAGE_INITDB = ['--wal-segsize=1'];
+
 /** A new PGlite in `dataDir` (undefined: in memory), started from `loadDataDir` when given. */
 export function newPagePGlite(options: PagePGliteOptions | undefined, dataDir: string | undefined, loadDataDir?: Blob): PGlite {
-  return new PGlite({ ...options, dataDir, ...(loadDataDir ? { loadDataDir } : {}) });
+  const initDbStartParams = options?.initDbStartParams ?? PAGE_INITDB;
+  return new PGlite({ ...options, dataDir, initDbStartParams, ...(loadDataDir ? { loadDataDir } : {}) });
 }
 
 /**

@@ -4,7 +4,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'no
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, extname, join } from 'node:path';
+import { dirname, extname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { build } from 'esbuild';
@@ -18,11 +18,11 @@ const TYPES: Record<string, string> = {
   '.data': 'application/octet-stream',
 };
 
-/** A new directory holding `page` (a file of this folder) bundled as page.js, and what it needs. */
+/** A new directory holding `page` (a file of this folder, or an absolute path) bundled as page.js, and what it needs. */
 export async function servedDir(page = 'page.ts'): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-browser-'));
   await build({
-    entryPoints: [join(ROOT, 'test/helpers/browser-page', page)],
+    entryPoints: [isAbsolute(page) ? page : join(ROOT, 'test/helpers/browser-page', page)],
     bundle: true,
     format: 'esm',
     platform: 'browser',

@@ -1,5 +1,6 @@
 // The page of test/browser-tabs.test.ts and of the bench's tabs suite, bundled with esbuild: one
 // store handle per tab on a shared idb:// directory, driven by puppeteer from several tabs at once.
+import { PGlite } from '@electric-sql/pglite';
 import { setupWorker } from 'msw/browser';
 import { type BrowserStore, createBrowserStore } from 'petstore-router/browser';
 import { createHandlers } from 'petstore-router/msw';
@@ -68,6 +69,16 @@ async function listPets(): Promise<{ id: number; name: string }[]> {
   return pets;
 }
 
+/** The bench's baseline: ms for a bare PGlite to open `dataDir` and answer `select 1` (then closed). */
+async function barePGliteOpen(dataDir: string): Promise<number> {
+  const start = performance.now();
+  const pglite = await PGlite.create({ dataDir });
+  await pglite.query('select 1');
+  const ms = performance.now() - start;
+  await pglite.close();
+  return ms;
+}
+
 async function closeStore(): Promise<void> {
   await store?.close();
   store = undefined;
@@ -88,4 +99,4 @@ async function throughMsw(name: string): Promise<{ created: number; names: strin
   return { created: created.status, names: list.map((pet) => pet.name) };
 }
 
-Object.assign(globalThis, { progress, openStore, createPets, listPets, closeStore, throughMsw });
+Object.assign(globalThis, { progress, openStore, createPets, listPets, closeStore, throughMsw, barePGliteOpen });
