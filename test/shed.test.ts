@@ -155,16 +155,20 @@ test('a freed slot goes to the waiting key that holds the fewest; a full queue r
   assert.equal(order.at(-1), 'a3');
 });
 
-test('a request that would be refused now is refused before its body is read; a lighter key is not', () => {
+test('a request that would be refused now is refused before its body is read, its refusal held 100 ms; a lighter key is not', async () => {
   const admission = new Admission({ limit: 1, queue: 1, maxWaitMs: 30_000 });
   assert.is(admission.enter('a', new Request(ORIGIN)), undefined);
-  admission.refuseAtOnce('a', new Request(ORIGIN)); // a place is free: nothing thrown
+  assert.is(admission.refuseAtOnce('a', new Request(ORIGIN)), undefined, 'a place is free: no refusal');
   void admission.enter('a', new Request(ORIGIN))!.catch(() => {});
-  assert.throws(
-    () => admission.refuseAtOnce('a', new Request(ORIGIN)),
-    (e: { status: number }) => e.status === 503,
-  );
-  admission.refuseAtOnce('b', new Request(ORIGIN)); // b would take a's waiting place
+  const started = performance.now();
+  const refused = await admission.refuseAtOnce('a', new Request(ORIGIN))!.catch((e: { status: number }) => e);
+  assert.is(refused.status, 503);
+  // A lower bound only: a client retrying at once asks at most about 10 times a second.
+  assert.ok(performance.now() - started >= 95, `the refusal was held ${performance.now() - started} ms`);
+  const fromEnter = performance.now();
+  assert.is(await admission.enter('a', new Request(ORIGIN))!.catch((e: { status: number }) => e.status), 503);
+  assert.ok(performance.now() - fromEnter >= 95, 'a refusal of enter (no body) is held too');
+  assert.is(admission.refuseAtOnce('b', new Request(ORIGIN)), undefined, "b would take a's waiting place");
   admission.leave('a'); // the waiter enters: no timer left
 });
 

@@ -99,9 +99,10 @@ export function createPipeline({
       // counts against the bound of work at once; keyed operations only (public ones do no
       // database work of the store's, and health must never wait behind API work).
       if (found.route.request?.body !== undefined) {
-        // A request that would be refused now is refused before its body is read: a client
-        // retrying at once costs the least it can.
-        if (admission && principal !== '') admission.refuseAtOnce(principal, request);
+        // A request that would be refused now is refused before its body is read (the refusal
+        // held 100 ms, shed.ts): a client retrying at once costs the least it can.
+        const refused = admission && principal !== '' ? admission.refuseAtOnce(principal, request) : undefined;
+        if (refused) await refused;
         req.rawBody = await readJsonObject(request);
       }
       if (admission && principal !== '') {

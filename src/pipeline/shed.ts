@@ -40,6 +40,13 @@ export interface ConcurrencyOptions {
 /** A store's request handler, as the adapter calls it. */
 export type Handle = (request: Request) => Promise<Response>;
 
+/**
+ * How long a refusal given at once (every slot and queue place taken) is held before it is sent, at
+ * most `maxWaitMs`: a client retrying at once then asks 10 times a second instead of thousands, so
+ * refusing it no longer eats the CPU the admitted requests need (docs/decisions.md, "Under adversity").
+ */
+const REFUSAL_HOLD_MS = 100;
+
 type Checked = CheckedConcurrency<ConcurrencyOptions['onShed']>;
 
 interface Waiter {
@@ -57,11 +64,13 @@ interface Waiter {
  * in a bounded queue; a freed slot goes to the waiting key holding the fewest slots (the oldest
  * waiter of it), so a greedy key cannot crowd out another while both wait. A full queue refuses
  * the newcomer, unless its key holds less than the key with the most slots and waiters: then
- * that key's newest waiter is refused in its place. A waiter past `maxWaitMs` is refused.
+ * that key's newest waiter is refused in its place. A waiter past `maxWaitMs` is refused. A
+ * refusal given at once is sent after REFUSAL_HOLD_MS (at most `maxWaitMs`).
  */
 export class Admission {
   readonly #options: Checked;
   readonly #estimate: ReturnType<typeof retryAfterEstimate>;
+  readonly #holdMs: number;
   #inFlight = 0;
   /** Slots held per key. */
   readonly #held = new Map<string, number>();
@@ -72,6 +81,7 @@ export class Admission {
   constructor(options: ConcurrencyOptions) {
     this.#options = checkConcurrency(options);
     this.#estimate = retryAfterEstimate(this.#options);
+    this.#holdMs = Math.min(REFUSAL_HOLD_MS, this.#options.maxWaitMs);
   }
 
   /** Admits `who`'s request: undefined when admitted at once, else a promise (rejected with a 503 `overloaded` when refused). */
@@ -80,7 +90,7 @@ export class Admission {
       this.#take(who);
       return undefined;
     }
-    if (this.#waitingCount >= this.#options.queue && !this.#makeRoomFor(who)) return Promise.reject(this.#refusal(request));
+    if (this.#waitingCount >= this.#options.queue && !this.#makeRoomFor(who)) return this.#afterHold(this.#refusal(request));
     return new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {
         who,
@@ -96,10 +106,13 @@ export class Admission {
     });
   }
 
-  /** Throws the refusal `enter` would give `who` now (every slot held, the queue full of keys no heavier); else nothing. */
-  refuseAtOnce(who: string, request: Request): void {
-    if (this.#waitingCount < this.#options.queue || this.#inFlight < this.#options.limit) return;
-    if (this.#heavierThan(who) === undefined) throw this.#refusal(request);
+  /**
+   * The refusal `enter` would give `who` now (every slot held, the queue full of keys no heavier):
+   * a promise rejected with it once held; else undefined.
+   */
+  refuseAtOnce(who: string, request: Request): Promise<never> | undefined {
+    if (this.#waitingCount < this.#options.queue || this.#inFlight < this.#options.limit) return undefined;
+    return this.#heavierThan(who) === undefined ? this.#afterHold(this.#refusal(request)) : undefined;
   }
 
   /** `who`'s request has its answer: its slot goes to the next waiter, if any. */
@@ -172,6 +185,11 @@ export class Admission {
     if (clear) clearTimeout(waiter.timer);
     if (queue.length === 0) this.#waiting.delete(waiter.who);
     this.#waitingCount--;
+  }
+
+  /** `error`, rejected after the hold: one timer, no slot nor queue place. */
+  #afterHold(error: ApiError): Promise<never> {
+    return new Promise((_, reject) => setTimeout(() => reject(error), this.#holdMs));
   }
 
   #refusal(request: Request): ApiError {

@@ -73,7 +73,7 @@ postgresTest(
 
 postgresTest(
   test,
-  'fairness: 60 clients retrying 503s at once and a polite client of another key for 40 s; Retry-After falls back after a spike',
+  'fairness: 60 clients retrying 503s at once and a polite client of another key for 40 s; Retry-After falls back after a spike; creates >= 0.8x',
   async (url) => {
     await onFreshDatabase(url, 'fairness', async (db) => {
       // A small bound, so 60 clients are well past it and its queue: the greedy ones are refused all along.
@@ -82,8 +82,10 @@ postgresTest(
       try {
         const create = { url: `${server.url}/pets`, method: 'POST' };
         await runLoad([{ ...create, clients: 20, seconds: 1 }]);
-        // The same crowd honouring Retry-After: the throughput to compare with.
-        const [honouring] = await runLoad([{ ...create, clients: 60, seconds: 8 }]);
+        // The same crowd honouring Retry-After: the throughput to compare with, before and after (the
+        // mean of both, so a change of the shared machine's load during the run weighs less).
+        const honour = async () => count((await runLoad([{ ...create, clients: 60, seconds: 8 }]))[0]!, 201) / 8;
+        const before = await honour();
         const [greedy, politeSeen] = await runLoad([
           { ...create, clients: 60, seconds: 40, on503: 'at-once' },
           { ...create, clients: 1, seconds: 40, key: KEY_B, name: 'polite' },
@@ -95,10 +97,6 @@ postgresTest(
           `Retry-After given to the polite client: ${politeSeen!.retryAfters.join(',')}`,
         );
         assert.ok(count(greedy!, 503) > 0, 'the greedy clients were refused (the test is not vacuous)');
-        const ratio = (served(greedy!) + served(politeSeen!)) / 40 / (served(honouring!) / 8);
-        // Issue 36 asks >= 0.8x; on an idle CI machine this read 0.66x (2026-11-28), so it is reported, not
-        // asserted, until the admission queue meets it (issue 36 stays open for it).
-        console.log(`creates per second with the greedy retries: ${ratio.toFixed(2)}x of the run honouring Retry-After`);
 
         // Retry-After falls back: after the spike above and 10 s of quiet, the next refusal says <= 2 s.
         await sleep(10_000);
@@ -117,6 +115,14 @@ postgresTest(
         );
         assert.ok(burst.retryAfters.length > 0, 'the burst was refused');
         assert.ok(burst.retryAfters[0]! <= 2, `the first refusal after quiet said Retry-After ${burst.retryAfters[0]}`);
+
+        // Total throughput holds: refusals given at once are held 100 ms (shed.ts); without that, 0.45-0.66x.
+        const after = await honour();
+        const rate = (served(greedy!) + served(politeSeen!)) / 40;
+        const figures = `${rate.toFixed(0)}/s with the greedy retries, ${before.toFixed(0)}/s and ${after.toFixed(0)}/s honouring Retry-After`;
+        const ratio = rate / ((before + after) / 2);
+        console.log(`  creates: ${ratio.toFixed(2)}x (${figures})`);
+        assert.ok(ratio >= 0.8, `creates with the greedy retries: ${ratio.toFixed(2)}x of the runs honouring Retry-After (${figures})`);
       } finally {
         assertHealthy(await health.stop());
         await stopGracefully(server);
