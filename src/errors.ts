@@ -107,6 +107,9 @@ export const UNAVAILABLE_MESSAGE = 'the database is unavailable, retry later';
 export const OUTCOME_UNKNOWN_MESSAGE =
   'the database was lost while this write was in flight: it may or may not have been stored; retry with the same Idempotency-Key to apply it once';
 
+/** A write the database refused or ended unfinished (a statement past its bound, 57014): it was not stored. */
+export const NOT_STORED_MESSAGE = 'the database could not complete this write now: nothing was stored; retry it later';
+
 /** What a client (and the health check) is told when the store's tables are missing or behind. */
 export const NOT_MIGRATED_MESSAGE =
   "the database is not migrated for this version of petstore-router: run `petstore-router migrate --database URL`, or `await migrate(db)` from 'petstore-router' before createPetStore";

@@ -82,6 +82,15 @@ test('unreachable, timed out, connection lost, not a primary: a 503 service_unav
   }
 });
 
+test("a write's 503 says whether it may have been stored: ended by the server (57014) or refused, no; sent and unanswered, maybe", () => {
+  const write = (e: unknown) => toApiErrorWith(e, classify, true).message;
+  assert.match(write(withCode('57014', 'canceling statement due to statement timeout')), /nothing was stored/);
+  assert.match(write(withCode('ECONNREFUSED')), /nothing was stored/);
+  assert.match(write(new StatementTimeoutError(5_000)), /may or may not have been stored/);
+  assert.match(write(new Error('Connection terminated unexpectedly')), /may or may not have been stored/);
+  assert.is(toApiError(withCode('57014')).message, 'the database is unavailable, retry later', 'a read says neither');
+});
+
 test('a database closed under the store is a 503 database_closed without Retry-After', () => {
   const api = toApiError(new Error('PGlite is closed'));
   assert.is(api.status, 503);

@@ -43,22 +43,29 @@ const storeWork = async (target: Executor) => {
   await listPets(target, { limit: 20, status: 'available' });
 };
 
-pgTest("PostgreSQL: only the store's own statements are named, each by the SHA-256 of its text", async () => {
-  const db = await createPostgresDatabase({ connectionString: url!, max: 1 });
-  try {
-    const named = await namesAfter(db, storeWork);
-    assert.is(named.length, 3, JSON.stringify(named));
-    for (const { name, statement } of named) {
-      assert.is(name, `petstore_${createHash('sha256').update(statement).digest('hex').slice(0, 32)}`);
-      assert.match(statement, /petstore_pets/);
+pgTest(
+  "PostgreSQL: only the store's own reads are named, each by the SHA-256 of its text (a create goes with the server's bound, unnamed)",
+  async () => {
+    const db = await createPostgresDatabase({ connectionString: url!, max: 1 });
+    try {
+      const named = await namesAfter(db, storeWork);
+      assert.is(named.length, 2, JSON.stringify(named));
+      assert.ok(
+        named.every(({ statement }) => statement.startsWith('select')),
+        JSON.stringify(named),
+      );
+      for (const { name, statement } of named) {
+        assert.is(name, `petstore_${createHash('sha256').update(statement).digest('hex').slice(0, 32)}`);
+        assert.match(statement, /petstore_pets/);
+      }
+      // The same statements through Kysely (a plain Kysely, a transaction) are not named.
+      assert.equal(await namesAfter(db, () => storeWork({ kysely: db })), []);
+      assert.equal(await namesAfter(db, () => db.transaction().execute((trx) => storeWork({ kysely: trx }))), []);
+    } finally {
+      await db.destroy();
     }
-    // The same statements through Kysely (a plain Kysely, a transaction) are not named.
-    assert.equal(await namesAfter(db, () => storeWork({ kysely: db })), []);
-    assert.equal(await namesAfter(db, () => db.transaction().execute((trx) => storeWork({ kysely: trx }))), []);
-  } finally {
-    await db.destroy();
-  }
-});
+  },
+);
 
 pgTest("PostgreSQL: preparedStatements: false names nothing; a caller's own Pool is never named on", async () => {
   const off = await createPostgresDatabase({ connectionString: url!, max: 1 }, { preparedStatements: false, migrate: false });

@@ -9,6 +9,11 @@ import type { Kysely } from 'kysely';
 export interface PreparedStatement {
   readonly name: string;
   readonly sql: string;
+  /**
+   * A write sent outside any transaction (a create): a driver that bounds statements has the
+   * server itself end it at that bound, so a timeout means nothing was stored (`stored: 'no'`).
+   */
+  readonly write?: boolean;
 }
 
 /**

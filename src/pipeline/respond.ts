@@ -4,6 +4,7 @@ import {
   CLOSED_MESSAGE,
   ErrorCode,
   NOT_MIGRATED_MESSAGE,
+  NOT_STORED_MESSAGE,
   OUTCOME_UNKNOWN_MESSAGE,
   RETRY_AFTER_SECONDS,
   UNAVAILABLE_MESSAGE,
@@ -17,7 +18,8 @@ const RETRY = { 'retry-after': String(RETRY_AFTER_SECONDS) };
  * (`classify`: the database's own classifier, drivers/classify.ts) becomes its 503: not migrated
  * with Retry-After (it works once someone migrates), closed without (this store will not come
  * back), any other (unreachable, timed out, connection lost, not a primary) with Retry-After,
- * saying so when `write` may have been stored (a write whose outcome is unknown);
+ * saying for a `write` whether it may have been stored (outcome unknown) or was not (refused, or
+ * ended by the server at its bound);
  * anything else is a masked 500 (no stack, no SQL).
  */
 export function toApiError(error: unknown, classify: (error: unknown) => DatabaseFailure | undefined, write = false): ApiError {
@@ -32,8 +34,8 @@ export function toApiError(error: unknown, classify: (error: unknown) => Databas
     case 'closed':
       return new ApiError({ status: 503, code: ErrorCode.databaseClosed, message: CLOSED_MESSAGE, ...cause });
     default: {
-      // A write that may have committed says so: the client must not assume it failed.
-      const message = write && failure?.stored === 'maybe' ? OUTCOME_UNKNOWN_MESSAGE : UNAVAILABLE_MESSAGE;
+      // A write says whether it may have committed: a client retries a 'no' freely, a 'maybe' with its Idempotency-Key.
+      const message = !write ? UNAVAILABLE_MESSAGE : failure?.stored === 'maybe' ? OUTCOME_UNKNOWN_MESSAGE : NOT_STORED_MESSAGE;
       return new ApiError({ status: 503, code: ErrorCode.serviceUnavailable, message, headers: RETRY, ...cause });
     }
   }

@@ -24,6 +24,7 @@ const insertPetStatement = defineStatement<[name: string, categoryId: bigint, st
   3,
   (d, name, categoryId, status) => d.insertInto('petstore_pets').values({ name, category_id: categoryId, status }).returning(COLUMNS),
   fromArray,
+  { write: true },
 );
 
 /**
@@ -51,6 +52,7 @@ const insertPetsStatement = defineStatement<[pets: string], PetRecord>(
       // Qualified: the output column `id` is text, which sorts as text.
       .orderBy('inserted.id'),
   fromArray,
+  { write: true },
 );
 
 const findPetStatement = defineStatement<[id: bigint], PetRecord>(

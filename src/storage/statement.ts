@@ -44,6 +44,8 @@ export class Statement<A extends readonly unknown[], R> {
     private readonly build: (db: Kysely<Database>, ...slots: never[]) => Compilable<unknown>,
     private readonly fromArray: (row: readonly unknown[]) => R,
     private readonly arity: A['length'],
+    /** A write outside any transaction, which the driver bounds on the server (contract.ts, `PreparedStatement.write`). */
+    private readonly write = false,
   ) {}
 
   /**
@@ -115,7 +117,7 @@ export class Statement<A extends readonly unknown[], R> {
       const sources = query.parameters.map((p) => (p instanceof Slot ? p.index : -1));
       // 128 bits of SHA-256 of the text: one name, one text, in every process; well under
       // PostgreSQL's 63-byte identifier limit.
-      const prepared = { name: `petstore_${sha256Hex(query.sql).slice(0, 32)}`, sql: query.sql };
+      const prepared = { name: `petstore_${sha256Hex(query.sql).slice(0, 32)}`, sql: query.sql, write: this.write };
       compiled = { query, prepared, sources, raw: db.withoutPlugins() };
       this.#compiled.set(db, compiled);
     }
@@ -137,13 +139,15 @@ function observed<R>(ran: Promise<R>, done: (error?: unknown) => void): Promise<
 /**
  * Defines a statement taking `arity` arguments. `build` receives one placeholder per argument; the
  * SQL text is exactly what Kysely compiles, the arguments are bound as parameters in the compiled
- * order. `fromArray` maps a row given as an array in the statement's column order.
+ * order. `fromArray` maps a row given as an array in the statement's column order. `write`: a
+ * write whose timeout must mean nothing stored (a create), ended by the server at the bound.
  */
 export function defineStatement<A extends readonly unknown[], R>(
   description: string,
   arity: A['length'],
   build: (db: Kysely<Database>, ...slots: never[]) => Compilable<unknown>,
   fromArray: (row: readonly unknown[]) => R,
+  { write = false }: { write?: boolean } = {},
 ): Statement<A, R> {
-  return new Statement<A, R>(description, build, fromArray, arity);
+  return new Statement<A, R>(description, build, fromArray, arity, write);
 }

@@ -6,6 +6,7 @@ import { borrowedPool, statementPool } from './pool.js';
 import { openPools } from './host-set.js';
 import { poolStatementRunner } from './pool-runner.js';
 import { DEFAULT_MAX_WAIT_MS, boundConfig } from './partition.js';
+import { ServerBound } from './server-bound.js';
 import { StatementDeadlines } from './timeout.js';
 import { withReadReplicas } from './with-replicas.js';
 
@@ -45,9 +46,12 @@ export function openPostgres<DB>(source: PostgresSource, options: OpenOptions): 
   // The statement timeout is the statement part of the partition bound unless the config sets one.
   const timeoutMs = timeout === false ? 0 : (timeout ?? maxWaitMs);
   const deadlines = timeoutMs > 0 ? new StatementDeadlines(timeoutMs) : undefined;
-  const pools = openPools({ ...boundConfig(maxWaitMs), ...config }, { naming: options.preparedStatements !== false, deadlines }, 'source');
+  // The store's writes are ended by the server itself at the same bound (server-bound.ts).
+  const writes = timeoutMs > 0 ? new ServerBound(timeoutMs) : undefined;
+  const naming = options.preparedStatements !== false;
+  const pools = openPools({ ...boundConfig(maxWaitMs), ...config }, { naming, deadlines, writes }, 'source');
   const lend = pools.lend;
-  const kyselyPool = statementPool(pools, lend, deadlines);
+  const kyselyPool = statementPool(pools, lend, deadlines, writes);
   const replicas = withReadReplicas<DB>(options.readReplicas ?? [], config, lend, {
     maxLagMs: options.maxReplicaLagMs ?? DEFAULT_MAX_REPLICA_LAG_MS,
     statementTimeoutMs: timeoutMs,

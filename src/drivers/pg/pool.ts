@@ -2,6 +2,7 @@ import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import { UNABLE_TO_CONNECT, classifyDatabaseError } from '../classify.js';
 import { type PoolStatements, StatementClient } from './statement-client.js';
+import type { ServerBound } from './server-bound.js';
 import type { StatementDeadlines } from './timeout.js';
 
 const INT8_OID = 20;
@@ -98,6 +99,7 @@ export function statementPool(
   pool: Pick<pg.Pool, 'end' | 'options'>,
   lend: Lend,
   deadlines?: StatementDeadlines,
+  writes?: ServerBound,
 ): PostgresPool & { end(): Promise<void> } {
   let ended: Promise<void> | undefined;
   return {
@@ -108,6 +110,7 @@ export function statementPool(
     },
     end: () => {
       deadlines?.close();
+      writes?.close();
       return (ended ??= pool.end());
     },
     options: pool.options,

@@ -2,6 +2,7 @@ import type { PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
 import { isStatementNameConflict } from '../classify.js';
 import type { PreparedStatement } from '../contract.js';
+import type { ServerBound } from './server-bound.js';
 import { type StatementDeadlines, type StatementTimeoutError, type TimedStatement, mustDestroy } from './timeout.js';
 
 /** What one pool of ours decided about its statements; shared by all its clients. */
@@ -10,6 +11,8 @@ export interface PoolStatements {
   naming: boolean;
   /** The pool's statement timeout (timeout.ts), if it has one. */
   readonly deadlines: StatementDeadlines | undefined;
+  /** The server-side bound of the store's writes (server-bound.ts), with the pool's statement timeout. */
+  readonly writes?: ServerBound | undefined;
   /** Told of every statement that failed (a multi-host pool checks its host again, host-set.ts). */
   readonly failed?: (error: Error) => void;
 }
@@ -43,6 +46,8 @@ export class StatementClient implements TimedStatement {
   #broken: Error | undefined;
   /** Who waits for the statement in flight; undefined when none is, or once it timed out. */
   #callback: Callback<unknown[]> | undefined;
+  /** The deadlines watching the statement in flight. */
+  #deadlines: StatementDeadlines | undefined;
   /** When the statement in flight was sent (performance.now()), for the pool's deadlines. */
   sentAt = 0;
 
@@ -66,6 +71,17 @@ export class StatementClient implements TimedStatement {
 
   /** One of the store's own statements, rows as arrays; in pg's callback form (one promise of the caller's per statement). */
   sendPrepared(statement: PreparedStatement, values: unknown[], callback: Callback<unknown[]>): void {
+    const writes = this.statements.writes;
+    if (statement.write === true && writes !== undefined) {
+      let text: string;
+      try {
+        text = writes.text(statement, values);
+      } catch (error) {
+        return callback(error as Error, undefined);
+      }
+      // Two statements, two results (pg answers an array for a multi-statement message): the write's is the last.
+      return this.#send({ text, rowMode: 'array' }, undefined, lastResult(callback), writes.deadlines);
+    }
     const text = statement.sql;
     if (!this.statements.naming) return this.#send({ text, rowMode: 'array' }, values, callback);
     this.#send({ name: statement.name, text, rowMode: 'array' }, values, (error, result) => {
@@ -88,7 +104,12 @@ export class StatementClient implements TimedStatement {
     this.client.release(destroy === true || this.#broken !== undefined);
   }
 
-  #send(config: string | pg.QueryConfig | pg.QueryArrayConfig, values: unknown[] | undefined, callback: Callback<unknown[]>): void {
+  #send(
+    config: string | pg.QueryConfig | pg.QueryArrayConfig,
+    values: unknown[] | undefined,
+    callback: Callback<unknown[]>,
+    deadlines = this.statements.deadlines,
+  ): void {
     // pg's documented callback form: its promise form wraps every query in two more promises.
     // A connection whose statement timed out answers nothing more in time (pg would queue behind
     // the stuck statement): fail at once, so a transaction's ROLLBACK does not wait a second bound.
@@ -97,7 +118,8 @@ export class StatementClient implements TimedStatement {
       return callback(new Error('petstore-router: a statement was sent on a connection whose last statement has not answered'), undefined);
     }
     this.#callback = callback;
-    this.statements.deadlines?.started(this);
+    this.#deadlines = deadlines;
+    deadlines?.started(this);
     // eslint-disable-next-line @typescript-eslint/unbound-method -- called with the client as `this` below
     const query = this.client.query as unknown as Query;
     try {
@@ -112,7 +134,7 @@ export class StatementClient implements TimedStatement {
     const callback = this.#callback;
     if (callback === undefined) return;
     this.#callback = undefined;
-    this.statements.deadlines?.ended(this);
+    this.#deadlines?.ended(this);
     if (error) {
       if (mustDestroy(error)) this.#broken = error;
       this.statements.failed?.(error);
@@ -129,4 +151,9 @@ export class StatementClient implements TimedStatement {
     this.statements.failed?.(error);
     callback(error, undefined);
   }
+}
+
+/** `callback` given the last result of a multi-statement message's array (or the one result). */
+function lastResult(callback: Callback<unknown[]>): Callback<unknown[]> {
+  return (error, result) => callback(error, Array.isArray(result) ? (result.at(-1) as PostgresQueryResult<unknown[]>) : result);
 }
