@@ -1,8 +1,9 @@
 // Fast path `batched-creates` (src/storage/pet-inserts.ts) against its plain form, one insert
 // statement per pet, on PostgreSQL: creates that arrive while one runs are stored by one statement,
 // each caller answered with its own row; a pet the database refuses fails alone; a batch the
-// database cannot answer fails every create in it and is not sent again, and so do the creates
-// waiting for a statement that failed so; the store's answers are
+// database cannot answer fails every create in it and is not sent again; a stuck statement delays
+// only its own creates (no head-of-line blocking), within bounds on rounds, waiting creates and
+// waiting time, past which a create is refused unsent; the store's answers are
 // the same with and without (`batchCreates: false`), and observed stores send one statement per
 // create.
 import { type Kysely, sql } from 'kysely';
@@ -11,7 +12,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createPetStore, migrate } from '../src/index.js';
 import { createPostgresDatabase } from '../src/pg.js';
-import { classifyDatabaseError } from '../src/drivers/classify.js';
+import { NotSentError, classifyDatabaseError } from '../src/drivers/classify.js';
 import type { StatementRunner } from '../src/drivers/contract.js';
 import { contractOf } from '../src/drivers/database.js';
 import type { NewStoredPet, PetRecord } from '../src/model.js';
@@ -189,15 +190,75 @@ test('a batch the database cannot answer fails every create in it, and is not se
   assert.ok(await inserts.insert(pets(1, 'after')[0]!));
 });
 
-test('creates waiting for a statement that timed out fail with it, and are not sent', async (context) => {
-  const timedOut = new Error('statement timeout: PostgreSQL did not answer within 20 ms');
-  const slowThenTimedOut: StatementRunner = {
-    run: () => new Promise((_, reject) => setTimeout(() => reject(timedOut), 20)),
+/** A runner whose first `stuck` statements hang until `release()`; the others run on `runner`. */
+function stuckFirst(runner: StatementRunner, stuck: number): StatementRunner & { release(): void } {
+  const held: (() => void)[] = [];
+  let calls = 0;
+  return {
+    run: (statement, parameters, map) => {
+      if (calls++ >= stuck) return runner.run(statement, parameters, map);
+      return new Promise<void>((resolve) => held.push(resolve)).then(() => runner.run(statement, parameters, map));
+    },
+    release: () => held.splice(0).forEach((go) => go()),
   };
-  const inserts = new PetInserts(target(context, slowThenTimedOut), classifyDatabaseError);
-  const outcomes = await Promise.allSettled(pets(150, 'waiting').map((pet) => inserts.insert(pet)));
-  for (const outcome of outcomes) assert.is((outcome as PromiseRejectedResult).reason, timedOut);
-  assert.equal(context.sent, [1], 'they waited as long as it did: no second wait');
+}
+
+const settledSoFar = async (promises: Promise<unknown>[]) => {
+  const seen = promises.map(() => 'pending');
+  promises.forEach(
+    (p, i) =>
+      void p.then(
+        () => (seen[i] = 'fulfilled'),
+        () => (seen[i] = 'rejected'),
+      ),
+  );
+  await new Promise((resolve) => setImmediate(resolve));
+  return seen;
+};
+
+test('a stuck statement delays only its own creates: those that come after it go on without it, and are stored', async (context) => {
+  const runner = stuckFirst(context.runner, 1);
+  const inserts = new PetInserts(target(context, runner), classifyDatabaseError, { slowRoundMs: 20 });
+  const stuck = inserts.insert(pets(1, 'stuck')[0]!);
+  const later = pets(30, 'later');
+  const records = await Promise.all(later.map((pet) => inserts.insert(pet)));
+  assertOwnRecords(records, later);
+  assert.equal(await settledSoFar([stuck]), ['pending'], 'the stuck create is still waiting for its statement');
+  assert.equal(context.sent, [1, 30], 'the 30 went as one round once the stuck one was slow');
+  runner.release();
+  assert.ok(await stuck);
+});
+
+test('at most maxRounds rounds at once; a create waiting past maxWaitMs is refused (timeout, nothing stored), never sent', async (context) => {
+  const runner = stuckFirst(context.runner, 2);
+  const inserts = new PetInserts(target(context, runner), classifyDatabaseError, { slowRoundMs: 10, maxRounds: 2, maxWaitMs: 300 });
+  const first = inserts.insert(pets(1, 'round1')[0]!);
+  const second = inserts.insert(pets(1, 'round2')[0]!); // waits 10 ms, then goes as round 2 (stuck too)
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(context.sent, [1, 1], 'two rounds, both stuck');
+  const waiting = pets(5, 'waiting').map((pet) => inserts.insert(pet));
+  const outcomes = await Promise.allSettled(waiting);
+  for (const outcome of outcomes) {
+    const reason = (outcome as PromiseRejectedResult).reason as unknown;
+    assert.instance(reason, NotSentError);
+    assert.equal(classifyDatabaseError(reason), { kind: 'timeout', stored: 'no' });
+  }
+  assert.equal(context.sent, [1, 1], 'a third round never went: the refused creates were never sent');
+  runner.release();
+  assert.ok((await first) && (await second));
+});
+
+test('at most maxWaiting creates wait: one more is refused at once, unsent', async (context) => {
+  const runner = stuckFirst(context.runner, 1);
+  const inserts = new PetInserts(target(context, runner), classifyDatabaseError, { maxWaiting: 10 });
+  const first = inserts.insert(pets(1, 'first')[0]!);
+  const waiting = pets(11, 'full').map((pet) => inserts.insert(pet));
+  const seen = await settledSoFar(waiting);
+  assert.equal(seen.filter((s) => s === 'rejected').length, 1, 'the 11th was refused at once');
+  assert.instance(await waiting[10]!.catch((e: unknown) => e), NotSentError);
+  runner.release();
+  assert.ok(await first);
+  assert.is((await Promise.all(waiting.slice(0, 10))).length, 10, 'the 10 that waited are stored');
 });
 
 test('creates waiting for a statement whose connection broke at once are still sent', async (context) => {

@@ -47,6 +47,17 @@ const CLOSED_MESSAGE =
 // The relation as PostgreSQL names it, schema-qualified or not: `relation "s.petstore_pets"`.
 const OUR_RELATION = /relation "(?:[^"]*\.)?petstore_[a-z_]*" does not exist/;
 
+/**
+ * A wait of the store's own that ran past its bound before anything was sent (a create that waited
+ * too long for a batch, storage/pet-inserts.ts): the database never saw it, so nothing is stored.
+ */
+export class NotSentError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotSentError';
+  }
+}
+
 interface ErrorLike {
   code?: unknown;
   message?: unknown;
@@ -58,6 +69,7 @@ interface ErrorLike {
 function kindOf(e: ErrorLike): DatabaseFailure | undefined {
   const code = typeof e.code === 'string' ? e.code : undefined;
   const message = typeof e.message === 'string' ? e.message : '';
+  if (e instanceof NotSentError) return TIMEOUT_NOTHING_STORED;
   if (CLOSED_MESSAGE.test(message)) return CLOSED;
   if ((code === UNDEFINED_TABLE && OUR_RELATION.test(message)) || code === INVALID_SCHEMA_NAME) return NOT_MIGRATED;
   if (code === READ_ONLY_SQL_TRANSACTION) return NOT_PRIMARY;

@@ -1,3 +1,4 @@
+import { NotSentError } from '../drivers/classify.js';
 import type { DatabaseFailure } from '../drivers/contract.js';
 import type { NewStoredPet, PetRecord } from '../model.js';
 import { insertPet, insertPets } from './pets.js';
@@ -6,10 +7,41 @@ import type { Executor } from './statement.js';
 /** At most this many pets in one statement; a round sends more as several statements at once. */
 const MAX_BATCH = 64;
 
+/** The bounds of one process's batched creates (defaults: {@link DEFAULT_BOUNDS}). */
+export interface InsertBounds {
+  /** A round still running after this long is slow: the creates that come meanwhile stop waiting for it. */
+  readonly slowRoundMs: number;
+  /** At most this many rounds run at once, slow ones included. */
+  readonly maxRounds: number;
+  /** At most this many creates wait for a round; one more is refused at once (nothing sent, nothing stored). */
+  readonly maxWaiting: number;
+  /** A create that waited this long for a round is refused (nothing sent). */
+  readonly maxWaitMs: number;
+}
+
+/** Slow after 100 ms; 4 rounds; 1,024 waiting; 5 s of waiting (the default partition bound). */
+export const DEFAULT_BOUNDS: InsertBounds = Object.freeze({ slowRoundMs: 100, maxRounds: 4, maxWaiting: 1_024, maxWaitMs: 5_000 });
+
 interface Waiting {
   pet: NewStoredPet;
   resolve: (record: PetRecord) => void;
   reject: (error: unknown) => void;
+  /** When it began to wait (performance.now()). */
+  since: number;
+}
+
+/** Statements sent together; `end` is called once per statement. */
+class Round {
+  readonly started = performance.now();
+  /** Set aside as slow: the creates that came after it went on without it. */
+  aside = false;
+  constructor(
+    private readonly ended: (round: Round) => void,
+    private pending: number,
+  ) {}
+  readonly end = (): void => {
+    if (--this.pending === 0) this.ended(this);
+  };
 }
 
 /**
@@ -18,72 +50,120 @@ interface Waiting {
  * rounds: a create that comes while no round runs is sent at once, by itself (the plain statement,
  * so an idle store answers as fast as without batching), and is a round of its own; creates that
  * come while a round runs wait for it to end, then all go as the next round, one statement per 64
- * pets, those statements at once. So a create waits for at most one round before its own, and
- * each statement of a round keeps the driver's bounds (a connection lent in time, the statement
- * timeout). Each caller receives its own row, once the statement that stored it has committed
- * (each statement commits on its own, outside a transaction).
+ * pets, those statements at once. Each caller receives its own row once the statement that stored
+ * it has committed (each statement commits on its own, outside a transaction).
  *
- * A batch that fails for a reason of the database's (unreachable, timed out, closed, not
- * migrated) fails every create in it, as it would have failed each alone, and is not sent again:
- * whether it committed may be unknown. A batch that fails otherwise stored nothing (one statement),
- * so each of its creates is sent again by itself and meets its own outcome. When a statement of a
- * round fails only once its bound has passed (a statement or connection timeout), the creates
- * waiting for the round fail with the same error: they have waited that long already, and sending
- * them would start a second wait as long. After any other failure they are sent.
+ * No head-of-line blocking: a round still running after `slowRoundMs` is set aside, and what
+ * waits for it goes at once as the next round, so a stuck statement (a row lock, say) delays only
+ * its own creates, which PostgreSQL ends at the statement timeout (nothing stored). Bounds per
+ * process ({@link InsertBounds}): `maxRounds` at once (then creates wait for one to end),
+ * `maxWaiting` creates, `maxWaitMs` of waiting; a create past either fails with a
+ * {@link NotSentError} (503 with Retry-After, nothing sent, nothing stored).
+ *
+ * A batch that fails for a reason of the database's fails every create in it, as it would have
+ * failed each alone, and is not sent again (whether it committed may be unknown). A batch that
+ * fails otherwise stored nothing (one statement), so each of its creates is sent again by itself.
  */
 export class PetInserts {
   readonly #target: Executor;
   #waiting: Waiting[] = [];
-  /** Statements of the running round that have not ended; 0 when no round runs. */
-  #running = 0;
+  /** The round that creates coming now wait for; undefined when none runs. */
+  #current: Round | undefined;
+  /** Rounds set aside as slow, still running. */
+  #aside = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  readonly #bounds: InsertBounds;
 
   constructor(
     target: Executor,
     private readonly classify: (error: unknown) => DatabaseFailure | undefined,
+    bounds: Partial<InsertBounds> = {},
   ) {
     this.#target = target;
+    this.#bounds = { ...DEFAULT_BOUNDS, ...bounds };
   }
 
   /** Inserts `pet`; resolves with its record once stored. (A bound function: the store hands it to routes.) */
   readonly insert = (pet: NewStoredPet): Promise<PetRecord> => {
-    if (this.#running === 0) {
-      this.#running = 1;
+    const current = this.#current;
+    if (current === undefined) {
+      const round = (this.#current = new Round(this.#roundEnded, 1));
       const stored = insertPet(this.#target, pet);
-      // The caller gets the statement's own promise (no step added); the round ends in a
-      // reaction of its own.
-      stored.then(this.#ended, this.#failed);
+      // The caller gets the statement's own promise (no step added); the round ends in a reaction of its own.
+      stored.then(round.end, round.end);
       return stored;
     }
-    return new Promise<PetRecord>((resolve, reject) => this.#waiting.push({ pet, resolve, reject }));
+    if (this.#waiting.length >= this.#bounds.maxWaiting) {
+      return Promise.reject(
+        new NotSentError(`petstore-router: ${this.#bounds.maxWaiting} creates already wait for the database; not sent`),
+      );
+    }
+    return new Promise<PetRecord>((resolve, reject) => {
+      const since = performance.now();
+      this.#waiting.push({ pet, resolve, reject, since });
+      if (this.#timer === undefined) this.#arm(current.started + this.#bounds.slowRoundMs - since);
+    });
   };
 
-  /** A statement of the round ended; the last one sends what waited, as the next round. */
-  readonly #ended = (): void => {
-    if (--this.#running > 0) return;
+  readonly #roundEnded = (round: Round): void => {
+    if (round.aside) {
+      this.#aside--;
+      // Room for one more round: the current one may be set aside now, if it is slow.
+      if (this.#waiting.length > 0) this.#check();
+      return;
+    }
+    this.#current = undefined;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#next();
+  };
+
+  /** What waits goes as a new round (the current one). */
+  #next(): void {
     const waiting = this.#waiting;
     if (waiting.length === 0) return;
     this.#waiting = [];
-    this.#running = Math.ceil(waiting.length / MAX_BATCH);
-    for (let start = 0; start < waiting.length; start += MAX_BATCH) this.#send(waiting.slice(start, start + MAX_BATCH));
-  };
+    const round = (this.#current = new Round(this.#roundEnded, Math.ceil(waiting.length / MAX_BATCH)));
+    for (let start = 0; start < waiting.length; start += MAX_BATCH) this.#send(round, waiting.slice(start, start + MAX_BATCH));
+  }
 
-  /** A statement of the round failed with `error`. */
-  readonly #failed = (error: unknown): void => {
-    if (this.classify(error)?.kind === 'timeout') {
-      const waiting = this.#waiting;
-      this.#waiting = [];
-      for (const w of waiting) w.reject(error);
+  #arm(delayMs: number): void {
+    // Armed only while creates wait: it keeps the process up as their own work would.
+    this.#timer = setTimeout(this.#check, Math.max(1, Math.ceil(delayMs)));
+  }
+
+  /** Creates wait: refuse those past their bound; set a slow round aside if there is room, else look again later. */
+  readonly #check = (): void => {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const { slowRoundMs, maxRounds, maxWaitMs } = this.#bounds;
+    const now = performance.now();
+    let expired = 0;
+    while (expired < this.#waiting.length && now - this.#waiting[expired]!.since >= maxWaitMs) expired++;
+    for (const w of this.#waiting.splice(0, expired)) {
+      w.reject(new NotSentError(`petstore-router: a create waited ${maxWaitMs} ms for the database; not sent`));
     }
-    this.#ended();
+    const current = this.#current;
+    if (current === undefined || this.#waiting.length === 0) return;
+    const age = now - current.started;
+    if (age >= slowRoundMs && this.#aside < maxRounds - 1) {
+      current.aside = true;
+      this.#aside++;
+      this.#current = undefined;
+      this.#next();
+      return;
+    }
+    // Not slow yet: look again when it is. Slow, with every round running: again soon (a round may end, a wait pass its bound).
+    this.#arm(age < slowRoundMs ? slowRoundMs - age : slowRoundMs);
   };
 
-  /** One statement of a round: `batch`'s pets. */
-  #send(batch: Waiting[]): void {
+  /** One statement of `round`: `batch`'s pets. */
+  #send(round: Round, batch: Waiting[]): void {
     if (batch.length === 1) {
       const only = batch[0]!;
       const stored = insertPet(this.#target, only.pet);
       stored.then(only.resolve, only.reject);
-      stored.then(this.#ended, this.#failed);
+      stored.then(round.end, round.end);
       return;
     }
     insertPets(
@@ -95,16 +175,16 @@ export class PetInserts {
           const error = new Error(`petstore-router: inserting ${batch.length} pets answered ${records.length} rows`);
           for (const w of batch) w.reject(error);
         } else for (let i = 0; i < batch.length; i++) batch[i]!.resolve(records[i]!);
-        this.#ended();
+        round.end();
       },
       (error: unknown) => {
         if (this.classify(error) !== undefined) {
           for (const w of batch) w.reject(error);
-          this.#failed(error);
+          round.end();
           return;
         }
         // Nothing of the batch was stored: each pet alone, and the round's statement ends with them.
-        void Promise.all(batch.map((w) => insertPet(this.#target, w.pet).then(w.resolve, w.reject))).then(this.#ended);
+        void Promise.all(batch.map((w) => insertPet(this.#target, w.pet).then(w.resolve, w.reject))).then(round.end);
       },
     );
   }
