@@ -197,7 +197,7 @@ export interface PetStoreOptions {
   concurrency?: ConcurrencyOptions;
   /**
    * Creates without an `Idempotency-Key` that arrive while others are being stored go to the
-   * database together, one insert statement per 64 pets, when the database is one
+   * database together, at most 16 pets per insert statement, when the database is one
    * `createPostgresDatabase` made from a URL or config (its runner sends the store's statements;
    * not your own `pg.Pool`): fewer round trips and commits under load. Each create still gets its
    * own row, acknowledged once committed; a create that arrives while none runs is sent at once,

@@ -4,8 +4,12 @@ import type { NewStoredPet, PetRecord } from '../model.js';
 import { insertPet, insertPets } from './pets.js';
 import type { Executor } from './statement.js';
 
-/** At most this many pets in one statement; a round sends more as several statements at once. */
-const MAX_BATCH = 64;
+/**
+ * At most this many pets in one statement; a round sends more as several statements of even size
+ * at once. Small enough that one stuck statement holds few of the clients creating at once (the
+ * others go on), large enough that a statement's fixed cost is shared (docs/performance.md).
+ */
+export const MAX_BATCH = 16;
 
 /** The bounds of one process's batched creates (defaults: {@link DEFAULT_BOUNDS}). */
 export interface InsertBounds {
@@ -49,8 +53,8 @@ class Round {
  * arrive together (fast path `batched-creates`, docs/decisions.md, "Storage"). Creates go in
  * rounds: a create that comes while no round runs is sent at once, by itself (the plain statement,
  * so an idle store answers as fast as without batching), and is a round of its own; creates that
- * come while a round runs wait for it to end, then all go as the next round, one statement per 64
- * pets, those statements at once. Each caller receives its own row once the statement that stored
+ * come while a round runs wait for it to end, then all go as the next round, at most
+ * {@link MAX_BATCH} pets per statement, those statements at once. Each caller receives its own row once the statement that stored
  * it has committed (each statement commits on its own, outside a transaction).
  *
  * No head-of-line blocking: a round still running after `slowRoundMs` is set aside, and what
@@ -123,8 +127,11 @@ export class PetInserts {
     const waiting = this.#waiting;
     if (waiting.length === 0) return;
     this.#waiting = [];
-    const round = (this.#current = new Round(this.#roundEnded, Math.ceil(waiting.length / MAX_BATCH)));
-    for (let start = 0; start < waiting.length; start += MAX_BATCH) this.#send(round, waiting.slice(start, start + MAX_BATCH));
+    const statements = Math.ceil(waiting.length / MAX_BATCH);
+    const round = (this.#current = new Round(this.#roundEnded, statements));
+    for (let i = 0; i < statements; i++) {
+      this.#send(round, waiting.slice(Math.floor((i * waiting.length) / statements), Math.floor(((i + 1) * waiting.length) / statements)));
+    }
   }
 
   #arm(delayMs: number): void {

@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { postgresTest } from '../helpers/postgres-test.js';
-import { type Seen, clientLoop, count, dripBody, newSeen, probeHealth, runLoad } from './helpers/clients.js';
+import { type Seen, assertHealthy, clientLoop, count, dripBody, newSeen, probeHealth, runLoad } from './helpers/clients.js';
 import { sleep } from './helpers/load.js';
 import { onFreshDatabase } from './helpers/postgres.js';
 import { KEY, startServer, stopGracefully } from './helpers/server.js';
@@ -12,12 +12,6 @@ import { KEY, startServer, stopGracefully } from './helpers/server.js';
 
 const KEY_B = `${KEY}-polite`;
 const createBody = (name: string) => () => JSON.stringify({ name: `${name}-${Math.random().toString(36).slice(2)}`, categoryId: 1 });
-
-function assertHealthy(probes: { what: string; status: number; ms: number }[]) {
-  assert.ok(probes.length >= 3, 'health was probed');
-  const bad = probes.filter((p) => p.status !== 200 || p.ms >= 1_000);
-  assert.equal(bad, [], 'every health probe (/v1/health, /v1/health/, HEAD) answered 200 within 1 s');
-}
 
 postgresTest(
   test,

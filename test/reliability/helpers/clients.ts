@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { Agent } from 'node:http';
 import { type Socket, connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import * as assert from 'uvu/assert';
 import { type Answer, send, sleep } from './load.js';
 import { KEY } from './server.js';
 
@@ -95,6 +96,13 @@ export function probeHealth(base: string, everyMs = 250): { stop(): Promise<{ wh
   };
 }
 
+/** Every health probe (`/v1/health`, `/v1/health/`, HEAD) answered 200 within 1 s. */
+export function assertHealthy(probes: { what: string; status: number; ms: number }[]): void {
+  assert.ok(probes.length >= 3, 'health was probed');
+  const bad = probes.filter((p) => p.status !== 200 || p.ms >= 1_000);
+  assert.equal(bad, [], 'every health probe (/v1/health, /v1/health/, HEAD) answered 200 within 1 s');
+}
+
 /** A connection that sends a create's headers (`Content-Length: 100`), then its body a byte every second. */
 export function dripBody(origin: URL, key: string): Promise<{ answer: string; closedAfterMs: number }> {
   const started = performance.now();
@@ -119,7 +127,12 @@ export function dripBody(origin: URL, key: string): Promise<{ answer: string; cl
 
 /** `groups` of client loops run at once from a niced process of their own (load-run.ts), with this process's KEY unless given; what each group saw. */
 export async function runLoad(
-  groups: (Omit<LoopOptions, 'until' | 'seen' | 'body' | 'onAnswer'> & { clients: number; seconds: number; name?: string })[],
+  groups: (Omit<LoopOptions, 'until' | 'seen' | 'body' | 'onAnswer'> & {
+    clients: number;
+    seconds: number;
+    name?: string;
+    startAt?: number;
+  })[],
 ): Promise<Seen[]> {
   const child = spawn(
     'nice',

@@ -4,12 +4,19 @@
 // prints one JSON line: each group's Seen (byStatus as pairs).
 import { type LoopOptions, clientLoop, newSeen } from './clients.js';
 
-type Group = Omit<LoopOptions, 'until' | 'seen' | 'body' | 'onAnswer'> & { clients: number; seconds: number; name?: string };
+/** `startAt`: when the group starts (Date.now() ms), so a test can act at a known second of the run. */
+type Group = Omit<LoopOptions, 'until' | 'seen' | 'body' | 'onAnswer'> & {
+  clients: number;
+  seconds: number;
+  name?: string;
+  startAt?: number;
+};
 
 const { groups } = JSON.parse(process.argv[2]!) as { groups: Group[] };
 const createBody = (name: string) => () => JSON.stringify({ name: `${name}-${Math.random().toString(36).slice(2)}`, categoryId: 1 });
 const results = await Promise.all(
   groups.map(async (group) => {
+    if (group.startAt !== undefined) await new Promise((resolve) => setTimeout(resolve, Math.max(0, group.startAt! - Date.now())));
     const seen = newSeen();
     const end = performance.now() + group.seconds * 1_000;
     const body = group.method === 'POST' ? createBody(group.name ?? 'load') : undefined;

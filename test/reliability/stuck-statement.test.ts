@@ -1,0 +1,114 @@
+import pg from 'pg';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { databaseUrl } from '../helpers/postgres-test.js';
+import { type Seen, assertHealthy, count, probeHealth, runLoad } from './helpers/clients.js';
+import { sleep } from './helpers/load.js';
+import { onFreshDatabase } from './helpers/postgres.js';
+import { startServer, stopGracefully } from './helpers/server.js';
+
+// Issue 36, one stuck statement: against `serve` on PostgreSQL (and through PgBouncer in
+// transaction mode), 40 create clients and 5 list loops, each client retrying its 503s as told
+// (the same name again), while another session holds for 8 s the row of an id the next round of
+// creates draws (begin; insert that id; sleep; rollback). Rates are compared within one run.
+
+const directUrl = databaseUrl();
+const pgbouncer = process.env.PGBOUNCER_URL;
+if (!pgbouncer && process.env.CI) throw new Error('PGBOUNCER_URL must be set in CI: the PgBouncer case may not be skipped');
+
+const RUN_S = 20;
+const LOCK_FROM_S = 5;
+const LOCK_S = 8;
+
+/** Holds the row of an id 300 past the last one drawn, from `lockAt` for 8 s, in a session of its own. */
+async function holdNextRound(url: string, lockAt: number): Promise<{ id: string }> {
+  const holder = new pg.Client(url);
+  await holder.connect();
+  try {
+    await sleep(lockAt - Date.now());
+    await holder.query('begin');
+    const { rows } = await holder.query<{ id: string }>(
+      `select (pg_sequence_last_value(pg_get_serial_sequence('petstore_pets', 'id')::regclass) + 300)::text as id`,
+    );
+    await holder.query(`insert into petstore_pets (id, name, category_id) values ($1, 'lock holder', 0)`, [rows[0]!.id]);
+    await holder.query(`select pg_sleep(${LOCK_S})`);
+    await holder.query('rollback');
+    return rows[0]!;
+  } finally {
+    await holder.end();
+  }
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+/** Answers counted in whole seconds [from, to) of a group's run (0 where none came). */
+const seconds = (seen: Seen, from: number, to: number) => Array.from({ length: to - from }, (_, i) => seen.perSecond[from + i] ?? 0);
+
+for (const [where, pooled] of [
+  ['PostgreSQL', false],
+  ['PgBouncer in front', true],
+] as const) {
+  const ready = directUrl && (!pooled || pgbouncer);
+  if (!ready) {
+    test.skip(`stuck statement, ${where} (DATABASE_URL / PGBOUNCER_URL unset)`);
+    continue;
+  }
+  test(`stuck statement, ${where}: a row lock of 8 s on the next round's id costs at most one statement's creates; creates and lists go on; no name stored twice`, async () => {
+    await onFreshDatabase(directUrl!, pooled ? 'stuckpool' : 'stuck', async (db) => {
+      let served = db;
+      if (pooled) {
+        const via = new URL(pgbouncer!);
+        via.pathname = new URL(db).pathname;
+        served = via.toString();
+      }
+      const server = await startServer(['--database', served]);
+      const health = probeHealth(server.url);
+      try {
+        await runLoad([{ url: `${server.url}/pets`, method: 'POST', clients: 40, seconds: 2 }]); // warm up
+        const startAt = Date.now() + 5_000; // the load process is up well before
+        const lockAt = startAt + LOCK_FROM_S * 1_000;
+        const [[creates, lists], lock] = await Promise.all([
+          runLoad([
+            { url: `${server.url}/pets`, method: 'POST', clients: 40, seconds: RUN_S, startAt, name: 'stuck' },
+            { url: `${server.url}/pets?limit=20`, clients: 5, seconds: RUN_S, startAt },
+          ]),
+          holdNextRound(db, lockAt),
+        ]);
+        // Whole seconds before the lock (the first one warms up) and inside it.
+        const createsBefore = mean(seconds(creates!, 1, LOCK_FROM_S));
+        const createsDuring = seconds(creates!, LOCK_FROM_S, LOCK_FROM_S + LOCK_S);
+        const listsBefore = mean(seconds(lists!, 1, LOCK_FROM_S));
+        const listsDuring = seconds(lists!, LOCK_FROM_S, LOCK_FROM_S + LOCK_S);
+        const refused = count(creates!, 503);
+        console.log(
+          `${where}: locked id ${lock.id}; creates/s before ${createsBefore.toFixed(0)}, during the lock ${createsDuring.join(',')}; ` +
+            `lists/s before ${listsBefore.toFixed(0)}, during ${listsDuring.join(',')}; creates answered 503: ${refused}`,
+        );
+        const twice = new pg.Client(db);
+        await twice.connect();
+        try {
+          const { rows } = await twice.query<{ name: string; n: string }>(
+            `select name, count(*)::text as n from petstore_pets group by name having count(*) > 1 limit 5`,
+          );
+          assert.equal(rows, [], 'no name is stored twice after the clients retried their 503s');
+        } finally {
+          await twice.end();
+        }
+        assert.ok(refused >= 1, 'the lock held up a statement (the test is not vacuous)');
+        assert.ok(refused <= 64, `${refused} creates answered 503: more than one statement's worth`);
+        assert.ok(
+          mean(createsDuring) >= 0.5 * createsBefore,
+          `creates during the lock ${mean(createsDuring).toFixed(0)}/s, before ${createsBefore.toFixed(0)}/s`,
+        );
+        for (const [i, n] of listsDuring.entries()) {
+          assert.ok(n >= 0.8 * listsBefore, `lists in second ${LOCK_FROM_S + i}: ${n}, before ${listsBefore.toFixed(0)}/s`);
+        }
+        assert.is(count(lists!, 503), 0, 'no list was refused');
+      } finally {
+        assertHealthy(await health.stop());
+        await stopGracefully(server);
+      }
+    });
+  });
+}
+
+test.run();
