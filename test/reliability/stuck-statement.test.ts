@@ -53,7 +53,7 @@ for (const [where, pooled] of [
     continue;
   }
   test(`stuck statement, ${where}: a row lock of 8 s on the next round's id costs at most one statement's creates; creates and lists go on; no name stored twice`, async () => {
-    await onFreshDatabase(directUrl!, pooled ? 'stuckpool' : 'stuck', async (db) => {
+    await onFreshDatabase(directUrl, pooled ? 'stuckpool' : 'stuck', async (db) => {
       let served = db;
       if (pooled) {
         const via = new URL(pgbouncer!);
