@@ -102,7 +102,16 @@ test(`the same with the replica's check slower than the delay: the read's snapsh
      end $$`,
   );
   await admin(primaryUrl!, `alter role ${role} in database ${dbName} set search_path = public, pg_catalog`);
-  // New connections (the role's settings apply at connect): a server started now.
+  await slowedRounds('REPEATABLE READ', SLOWED_ROUNDS);
+});
+
+test('the same with the role defaulting to SERIALIZABLE (refused on a standby unless the read sets its own level)', async () => {
+  await admin(primaryUrl!, `alter role ${role} set default_transaction_isolation = 'serializable'`);
+  await slowedRounds('SERIALIZABLE', 20);
+});
+
+/** `rounds` create-then-get rounds, 10 at a time, on a server started now (the role's settings apply at connect). */
+async function slowedRounds(level: string, rounds: number): Promise<void> {
   await stopGracefully(server!);
   server = await startServer(['--database', dbUrl, '--read-replica', replicaDb, '--metrics-port', '0']);
   const before = await untilUp();
@@ -110,7 +119,7 @@ test(`the same with the replica's check slower than the delay: the read's snapsh
   await Promise.all(
     Array.from({ length: 10 }, async (_, c) => {
       const agents = [0, 1].map(() => new Agent({ keepAlive: true, maxSockets: 1 }));
-      for (let i = c; i < SLOWED_ROUNDS; i += 10) {
+      for (let i = c; i < rounds; i += 10) {
         const miss = await round(agents, i);
         if (miss !== undefined) misses.push(miss);
       }
@@ -118,11 +127,13 @@ test(`the same with the replica's check slower than the delay: the read's snapsh
     }),
   );
   const after = await readsByTarget(server);
-  console.log(`  ${SLOWED_ROUNDS} rounds with the check slowed; misses: ${misses.length}; reads on the replica: ${after.replica - before}`);
+  console.log(
+    `  ${rounds} rounds at ${level} with the check slowed; misses: ${misses.length}; reads on the replica: ${after.replica - before}`,
+  );
   assert.equal(misses.slice(0, 5), []);
   // Not vacuous: the reads ran their slowed check on the replica and passed it.
-  assert.ok(after.replica - before >= SLOWED_ROUNDS / 2, `only ${after.replica - before} of ${SLOWED_ROUNDS} reads ran on the replica`);
-});
+  assert.ok(after.replica - before >= rounds / 2, `only ${after.replica - before} of ${rounds} reads ran on the replica`);
+}
 
 /** Waits until the server reads on the replica (its probe found it well); the replica reads so far. */
 async function untilUp(): Promise<number> {

@@ -12,13 +12,24 @@ export function caughtUp(row: unknown): boolean {
   return (Array.isArray(row) ? row[0] : (row as { caught_up?: unknown } | undefined)?.caught_up) === true;
 }
 
-/** The check alone, with the position as its one parameter. */
-export const CHECK_SQL = `select ${CHECK_COLUMNS.replace('$lsn', '$1')}`;
+/** The check, with the position written in (checked: it is SQL text). */
+export const checkSql = (lsn: string) => `select ${CHECK_COLUMNS.replace('$lsn', `'${checkedLsn(lsn)}'`)}`;
+
+/**
+ * `statements` as one simple-protocol query in a READ COMMITTED transaction of their own, whatever
+ * the database or role defaults to: each statement takes a new snapshot, and no statement is
+ * refused for SERIALIZABLE (which a standby refuses). {@link statementResult} finds their results.
+ */
+export const readCommitted = (statements: string) => `begin isolation level read committed; ${statements}; commit`;
+
+/** The result of statement `index` (from 0) of a {@link readCommitted} query: the BEGIN's comes first. */
+export function statementResult<T>(results: readonly T[], index: number): T | undefined {
+  return results[index + 1];
+}
 
 /**
  * One round trip that checks and then reads: the check and the read as two statements of one
- * simple-protocol query, with the read's parameters written in as literals, in a transaction of
- * their own at READ COMMITTED. Two statements, not one: a statement takes its snapshot before it
+ * {@link readCommitted} query, with the read's parameters written in as literals. Two statements, not one: a statement takes its snapshot before it
  * evaluates its functions, so a check inside the read could see a position the read's snapshot
  * does not include. READ COMMITTED whatever the database or role defaults to: each statement then
  * takes a new snapshot, so the read sees at least what the check saw; at REPEATABLE READ the read
@@ -26,18 +37,13 @@ export const CHECK_SQL = `select ${CHECK_COLUMNS.replace('$lsn', '$1')}`;
  *
  * Undefined when the read cannot be written that way (a parameter of another type, or text that
  * is not plainly placeholders and quoted identifiers); the caller then sends the check and the
- * read one after the other (each a transaction of its own, so each its own snapshot).
+ * read one after the other (each a transaction of its own, so each its own snapshot; at a
+ * SERIALIZABLE default such a read fails on the replica and runs on the primary).
  */
 export function checkThenRead(lsn: string, sql: string, parameters: readonly unknown[]): string | undefined {
   const read = withLiterals(sql, parameters);
-  return read === undefined
-    ? undefined
-    : `begin isolation level read committed; select ${CHECK_COLUMNS.replace('$lsn', `'${checkedLsn(lsn)}'`)}; ${read}; commit`;
+  return read === undefined ? undefined : readCommitted(`${checkSql(lsn)}; ${read}`);
 }
-
-/** Where the check's and the read's results are in the results of {@link checkThenRead}'s query. */
-export const CHECK_RESULT = 1;
-export const READ_RESULT = 2;
 
 /** Quoted identifiers (`"a""b"`) or anything else up to the next one. */
 const PIECES = /"(?:[^"]|"")*"|[^"]+/g;

@@ -4,7 +4,7 @@ import type { ReplicaState, ReplicaStatus } from '../contract.js';
 import { type Lend, lendClient, lender, ownPool } from './pool.js';
 import type { StatementClient } from './statement-client.js';
 import { StatementDeadlines } from './timeout.js';
-import { CHECK_RESULT, CHECK_SQL, READ_RESULT, caughtUp, checkThenRead } from './replica-read.js';
+import { caughtUp, checkSql, checkThenRead, readCommitted, statementResult } from './replica-read.js';
 import { checkedLsn } from './wal-position.js';
 
 /** How long a replica has to connect; past it the read runs on the primary. */
@@ -67,11 +67,11 @@ export class Replica {
       const both = checkThenRead(lsn, sql, parameters);
       if (both !== undefined) {
         const results = await client.send<pg.QueryResult[]>({ text: both, rowMode } as pg.QueryConfig);
-        if (!this.#passed(caughtUp(results[CHECK_RESULT]?.rows[0]))) return undefined;
-        return { rows: results[READ_RESULT]!.rows };
+        if (!this.#passed(caughtUp(statementResult(results, 0)?.rows[0]))) return undefined;
+        return { rows: statementResult(results, 1)!.rows };
       }
-      const check = await client.send<pg.QueryResult>({ text: CHECK_SQL, values: [lsn], rowMode } as pg.QueryConfig);
-      if (!this.#passed(caughtUp(check.rows[0]))) return undefined;
+      const check = await client.send<pg.QueryResult[]>({ text: readCommitted(checkSql(lsn)), rowMode } as pg.QueryConfig);
+      if (!this.#passed(caughtUp(statementResult(check, 0)?.rows[0]))) return undefined;
       const read = await client.send<pg.QueryResult>({ text: sql, values: parameters as unknown[], rowMode } as pg.QueryConfig);
       return { rows: read.rows };
     });
@@ -123,9 +123,9 @@ export class Replica {
   /** The probe's query: has it replayed `lsn`; undefined for a server that is not a standby. */
   replayed(lsn: string): Promise<boolean | undefined> {
     return this.#using(async (client) => {
-      const text = `${CHECK_SQL}, pg_is_in_recovery() as standby`;
-      const { rows } = await client.send<pg.QueryResult<{ standby: boolean }>>({ text, values: [lsn] });
-      return rows[0]?.standby === true ? caughtUp(rows[0]) : undefined;
+      const text = readCommitted(`${checkSql(lsn)}, pg_is_in_recovery() as standby`);
+      const row = statementResult(await client.send<pg.QueryResult<{ standby: boolean }>[]>({ text }), 0)?.rows[0];
+      return row?.standby === true ? caughtUp(row) : undefined;
     });
   }
 
@@ -135,9 +135,9 @@ export class Replica {
    */
   received(): Promise<WalState> {
     return this.#using(async (client) => {
-      const text = 'select pg_is_in_recovery(), coalesce(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn())::text';
-      const { rows } = await client.send<pg.QueryArrayResult<[boolean, string | null]>>({ text, rowMode: 'array' } as pg.QueryConfig);
-      const [standby, lsn] = rows[0] ?? [];
+      const text = readCommitted('select pg_is_in_recovery(), coalesce(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn())::text');
+      const results = await client.send<pg.QueryArrayResult<[boolean, string | null]>[]>({ text, rowMode: 'array' } as pg.QueryConfig);
+      const [standby, lsn] = statementResult(results, 0)?.rows[0] ?? [];
       return standby === true ? { lsn: checkedLsn(lsn) } : 'primary';
     });
   }
