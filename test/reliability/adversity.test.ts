@@ -76,21 +76,32 @@ postgresTest(
       try {
         const create = { url: `${server.url}/pets`, method: 'POST' };
         await runLoad([{ ...create, clients: 20, seconds: 1 }]);
-        // The same crowd honouring Retry-After: the throughput to compare with, before and after (the
-        // mean of both, so a change of the shared machine's load during the run weighs less).
+        // The same crowd honouring Retry-After: the throughput to compare with, before, between the two
+        // halves of the greedy run and after it (their median: the shared machine's load moves).
         const honour = async () => count((await runLoad([{ ...create, clients: 60, seconds: 8 }]))[0]!, 201) / 8;
-        const before = await honour();
-        const [greedy, politeSeen] = await runLoad([
-          { ...create, clients: 60, seconds: 40, on503: 'at-once' },
-          { ...create, clients: 1, seconds: 40, key: KEY_B, name: 'polite' },
-        ]);
+        const honouring = [await honour()];
         const served = (s: Seen) => count(s, 201);
-        assert.ok(served(politeSeen!) >= 30, `the polite client completed ${served(politeSeen!)} creates in 40 s`);
+        let greedyServed = 0;
+        let greedyRefused = 0;
+        let politeServed = 0;
+        const politeRetryAfters: number[] = [];
+        for (const half of [1, 2]) {
+          const [greedy, polite] = await runLoad([
+            { ...create, clients: 60, seconds: 20, on503: 'at-once' },
+            { ...create, clients: 1, seconds: 20, key: KEY_B, name: 'polite' },
+          ]);
+          greedyServed += served(greedy!) + served(polite!);
+          greedyRefused += count(greedy!, 503);
+          politeServed += served(polite!);
+          politeRetryAfters.push(...polite!.retryAfters);
+          if (half === 1) honouring.push(await honour());
+        }
+        assert.ok(politeServed >= 30, `the polite client completed ${politeServed} creates in 40 s`);
         assert.ok(
-          politeSeen!.retryAfters.every((s) => s <= 5),
-          `Retry-After given to the polite client: ${politeSeen!.retryAfters.join(',')}`,
+          politeRetryAfters.every((s) => s <= 5),
+          `Retry-After given to the polite client: ${politeRetryAfters.join(',')}`,
         );
-        assert.ok(count(greedy!, 503) > 0, 'the greedy clients were refused (the test is not vacuous)');
+        assert.ok(greedyRefused > 0, 'the greedy clients were refused (the test is not vacuous)');
 
         // Retry-After falls back: after the spike above and 10 s of quiet, the next refusal says <= 2 s.
         await sleep(10_000);
@@ -111,12 +122,15 @@ postgresTest(
         assert.ok(burst.retryAfters[0]! <= 2, `the first refusal after quiet said Retry-After ${burst.retryAfters[0]}`);
 
         // Total throughput holds: refusals given at once are held 100 ms (shed.ts); without that, 0.45-0.66x.
-        const after = await honour();
-        const rate = (served(greedy!) + served(politeSeen!)) / 40;
-        const figures = `${rate.toFixed(0)}/s with the greedy retries, ${before.toFixed(0)}/s and ${after.toFixed(0)}/s honouring Retry-After`;
-        const ratio = rate / ((before + after) / 2);
+        honouring.push(await honour());
+        const rate = greedyServed / 40;
+        const figures = `${rate.toFixed(0)}/s with the greedy retries; ${honouring.map((r) => r.toFixed(0)).join(', ')}/s honouring Retry-After`;
+        const ratio = rate / [...honouring].sort((a, b) => a - b)[1]!;
         console.log(`  creates: ${ratio.toFixed(2)}x (${figures})`);
-        assert.ok(ratio >= 0.8, `creates with the greedy retries: ${ratio.toFixed(2)}x of the runs honouring Retry-After (${figures})`);
+        assert.ok(
+          ratio >= 0.8,
+          `creates with the greedy retries: ${ratio.toFixed(2)}x of the median run honouring Retry-After (${figures})`,
+        );
       } finally {
         assertHealthy(await health.stop());
         await stopGracefully(server);
