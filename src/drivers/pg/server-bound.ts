@@ -20,7 +20,9 @@ export const SERVER_ANSWER_GRACE_MS = 1_000;
  * a session SET would leak to its next client), and PostgreSQL 13+ times each statement of the
  * message apart, so the insert gets the new bound. A simple query takes no parameters, so the
  * values are written in as literals with pg's documented `escapeLiteral` (each a quoted literal of
- * unknown type, which PostgreSQL resolves from context as it would a parameter's).
+ * unknown type, which PostgreSQL resolves from context as it would a parameter's). While the pool
+ * names statements, the write is an `EXECUTE` of a statement prepared on the connection, so
+ * PostgreSQL parses and plans it once per backend (statement-client.ts).
  */
 export class ServerBound {
   /** The client's own deadline for these statements: the server's bound plus the grace. */
@@ -34,13 +36,26 @@ export class ServerBound {
     this.#prefix = `SET LOCAL statement_timeout = ${Math.floor(timeoutMs)}; `;
   }
 
-  /** The message that sends `statement` with `values` under the server's bound. */
+  /** The message that sends `statement` with `values` under the server's bound, its text in full (not named). */
   text(statement: PreparedStatement, values: readonly unknown[]): string {
     let split = this.#split.get(statement.sql);
     if (split === undefined) this.#split.set(statement.sql, (split = splitPlaceholders(statement.sql)));
     let text = this.#prefix + split.parts[0]!;
     for (let i = 0; i < split.slots.length; i++) text += literal(values[split.slots[i]!]) + split.parts[i + 1]!;
     return text;
+  }
+
+  /**
+   * The message that runs `statement`, prepared by name on the connection (SQL `PREPARE`, planned
+   * once per backend like the protocol-level names of reads), under the server's bound; with
+   * `prepare`, it prepares it first, in the same message.
+   */
+  execute(statement: PreparedStatement, values: readonly unknown[], prepare: boolean): string {
+    let text = this.#prefix;
+    if (prepare) text += `PREPARE ${statement.name} AS ${statement.sql}; `;
+    text += `EXECUTE ${statement.name}(`;
+    for (let i = 0; i < values.length; i++) text += (i === 0 ? '' : ', ') + literal(values[i]);
+    return text + ')';
   }
 
   close(): void {

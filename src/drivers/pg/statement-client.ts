@@ -46,6 +46,8 @@ export class StatementClient implements TimedStatement {
   #broken: Error | undefined;
   /** Who waits for the statement in flight; undefined when none is, or once it timed out. */
   #callback: Callback<unknown[]> | undefined;
+  /** The names of writes prepared on this connection (SQL `PREPARE`, #sendWrite). */
+  #prepared: Set<string> | undefined;
   /** The deadlines watching the statement in flight. */
   #deadlines: StatementDeadlines | undefined;
   /** When the statement in flight was sent (performance.now()), for the pool's deadlines. */
@@ -72,16 +74,7 @@ export class StatementClient implements TimedStatement {
   /** One of the store's own statements, rows as arrays; in pg's callback form (one promise of the caller's per statement). */
   sendPrepared(statement: PreparedStatement, values: unknown[], callback: Callback<unknown[]>): void {
     const writes = this.statements.writes;
-    if (statement.write === true && writes !== undefined) {
-      let text: string;
-      try {
-        text = writes.text(statement, values);
-      } catch (error) {
-        return callback(error as Error, undefined);
-      }
-      // Two statements, two results (pg answers an array for a multi-statement message): the write's is the last.
-      return this.#send({ text, rowMode: 'array' }, undefined, lastResult(callback), writes.deadlines);
-    }
+    if (statement.write === true && writes !== undefined) return this.#sendWrite(statement, values, callback, writes);
     const text = statement.sql;
     if (!this.statements.naming) return this.#send({ text, rowMode: 'array' }, values, callback);
     this.#send({ name: statement.name, text, rowMode: 'array' }, values, (error, result) => {
@@ -89,6 +82,49 @@ export class StatementClient implements TimedStatement {
       this.statements.naming = false;
       this.#send({ text, rowMode: 'array' }, values, callback);
     });
+  }
+
+  /**
+   * A write under the server's bound (server-bound.ts): `EXECUTE` of its name, prepared in the same
+   * message on first use on this connection. A name the backend already has (42P05: prepared by a
+   * message whose answer was lost, or a pooler's other client) is then taken as prepared; a name it
+   * lacks (26000: a pooler lent another backend) stops naming for the pool, and the write goes in
+   * full. Several statements, several results (pg answers an array): the write's is the last.
+   */
+  #sendWrite(statement: PreparedStatement, values: unknown[], callback: Callback<unknown[]>, writes: ServerBound): void {
+    const last = lastResult(callback);
+    const send = (text: () => string, then: Callback<unknown[]>) => {
+      let message: string;
+      try {
+        message = text();
+      } catch (error) {
+        return callback(error as Error, undefined);
+      }
+      this.#send({ text: message, rowMode: 'array' }, undefined, then, writes.deadlines);
+    };
+    const inFull = () => send(() => writes.text(statement, values), last);
+    if (!this.statements.naming) return inFull();
+    const prepared = (this.#prepared ??= new Set()).has(statement.name);
+    send(
+      () => writes.execute(statement, values, !prepared),
+      (error, result) => {
+        if (!error) this.#prepared!.add(statement.name);
+        if (!error || !isStatementNameConflict(error)) return last(error, result);
+        if (prepared) {
+          this.statements.naming = false;
+          return inFull();
+        }
+        this.#prepared!.add(statement.name);
+        send(
+          () => writes.execute(statement, values, false),
+          (again, answer) => {
+            if (!again || !isStatementNameConflict(again)) return last(again, answer);
+            this.statements.naming = false;
+            inFull();
+          },
+        );
+      },
+    );
   }
 
   /** Lent out again by the pool (the same pg client): start afresh. */
