@@ -13,7 +13,11 @@ export const MAX_BATCH = 16;
 
 /** The bounds of one process's batched creates (defaults: {@link DEFAULT_BOUNDS}). */
 export interface InsertBounds {
-  /** A round still running after this long is slow: the creates that come meanwhile stop waiting for it. */
+  /**
+   * A round still running after this long, or after 4 times the recent rounds' typical time if
+   * longer (a busy machine slows every round alike), is slow: the creates that come meanwhile stop
+   * waiting for it.
+   */
   readonly slowRoundMs: number;
   /** At most this many rounds run at once, slow ones included. */
   readonly maxRounds: number;
@@ -77,6 +81,8 @@ export class PetInserts {
   #aside = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   readonly #bounds: InsertBounds;
+  /** How long rounds that ended in time took, lately (a moving average, ms). */
+  #typicalMs = 0;
 
   constructor(
     target: Executor,
@@ -105,7 +111,7 @@ export class PetInserts {
     return new Promise<PetRecord>((resolve, reject) => {
       const since = performance.now();
       this.#waiting.push({ pet, resolve, reject, since });
-      if (this.#timer === undefined) this.#arm(current.started + this.#bounds.slowRoundMs - since);
+      if (this.#timer === undefined) this.#arm(current.started + this.#slowMs() - since);
     });
   };
 
@@ -117,6 +123,7 @@ export class PetInserts {
       return;
     }
     this.#current = undefined;
+    this.#typicalMs += (performance.now() - round.started - this.#typicalMs) / 8;
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#next();
@@ -134,6 +141,10 @@ export class PetInserts {
     }
   }
 
+  #slowMs(): number {
+    return Math.max(this.#bounds.slowRoundMs, 4 * this.#typicalMs);
+  }
+
   #arm(delayMs: number): void {
     // Armed only while creates wait: it keeps the process up as their own work would.
     this.#timer = setTimeout(this.#check, Math.max(1, Math.ceil(delayMs)));
@@ -143,7 +154,8 @@ export class PetInserts {
   readonly #check = (): void => {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
-    const { slowRoundMs, maxRounds, maxWaitMs } = this.#bounds;
+    const { maxRounds, maxWaitMs } = this.#bounds;
+    const slowRoundMs = this.#slowMs();
     const now = performance.now();
     let expired = 0;
     while (expired < this.#waiting.length && now - this.#waiting[expired]!.since >= maxWaitMs) expired++;
