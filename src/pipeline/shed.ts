@@ -12,8 +12,9 @@ export interface ConcurrencyOptions {
   limit: number;
   /**
    * How many requests past `limit` may wait for a slot (each at most `maxWaitMs`); past them,
-   * the next is answered 503 `overloaded` with `Retry-After`. Freed slots go first to the waiting
-   * key that holds the fewest, so one key cannot take more than its share while others wait.
+   * the next is answered 503 `overloaded` with `Retry-After`, after 100 ms (at most `maxWaitMs`),
+   * so a client retrying at once costs little. Freed slots go first to the waiting key that holds
+   * the fewest, so one key cannot take more than its share while others wait.
    * @default limit
    */
   queue?: number;
