@@ -158,16 +158,10 @@ async function writeSnapshots(dir: string): Promise<Record<string, RegExp>> {
   return Object.fromEntries(Object.entries(stale).map(([name, [, reason]]) => [name, reason]));
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
 type PageFns = {
   snapshotScenario(dataDir: string | undefined, snapshot: string): Promise<{ answers: Answer[]; warnings: string[] }>;
   snapshotList(dataDir: string | undefined, snapshot: string): Promise<{ list: Answer; warnings: string[] }>;
   forgetKnownStores(): Promise<void>;
-  firstAnswers(rounds: number, snapshots: string[], idb?: boolean): Promise<Record<string, number[]>>;
 };
 
 browserTest(
@@ -227,22 +221,6 @@ browserTest(
       const otherPGlite = await call('snapshotList', 'idb://other-pglite-ci', '/other-pglite.snapshot');
       assert.match(otherPGlite.list.body, /"name":"FromSnapshot"/);
       assert.match(otherPGlite.warnings.join('\n'), /made by PGlite 0\.4\.0, this page runs \d+\.\d+\.\d+: make the snapshot again/);
-
-      // First answer with the snapshot against without, side by side in this page (in memory; noisy).
-      const times = await call('firstAnswers', 5, ['/petstore.snapshot', '/petstore.tar.snapshot']);
-      const [none, gzip, tar] = [median(times.none!), median(times['/petstore.snapshot']!), median(times['/petstore.tar.snapshot']!)];
-      console.log(
-        `first answer of an in-memory store in chromium, medians of 5 (interleaved, noisy): without snapshot ${none.toFixed(0)} ms, ` +
-          `snapshot ${gzip.toFixed(0)} ms (${(gzip / none).toFixed(2)}x), --no-gzip snapshot ${tar.toFixed(0)} ms (${(tar / none).toFixed(2)}x)`,
-      );
-      assert.ok(gzip < none, `the snapshot must make the first answer sooner (${gzip} ms vs ${none} ms)`);
-      const idb = await call('firstAnswers', 3, ['/petstore.snapshot'], true);
-      const [idbNone, idbGzip] = [median(idb.none!), median(idb['/petstore.snapshot']!)];
-      console.log(
-        `first answer of a new idb:// store, medians of 3 (interleaved, noisy): without snapshot ${idbNone.toFixed(0)} ms, ` +
-          `snapshot ${idbGzip.toFixed(0)} ms (${(idbGzip / idbNone).toFixed(2)}x)`,
-      );
-      assert.ok(idbGzip < idbNone, `the snapshot must make the first answer of a new idb:// store sooner (${idbGzip} ms vs ${idbNone} ms)`);
     } finally {
       await browser?.close();
       site.close();

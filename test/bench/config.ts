@@ -42,6 +42,7 @@ export const config = {
     'test-stores',
     'first-store',
     'tabs',
+    'browser-snapshot',
     'scale',
     'overload',
     'replica',

@@ -65,6 +65,12 @@ if (config.suites.includes('tabs')) {
   sections.push('## Many tabs, one browser store (chromium)', await runTabs(log));
   flush();
 }
+if (config.suites.includes('browser-snapshot')) {
+  log('== browser snapshot (chromium)');
+  const { runBrowserSnapshot } = await import('./browser-snapshot.js');
+  sections.push('## The pre-migrated snapshot in the browser (chromium)', await runBrowserSnapshot(log));
+  flush();
+}
 if (config.suites.includes('scale')) {
   log('== scale');
   const { runScale } = await import('./scale.js');
