@@ -4,7 +4,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ApiError } from '../src/errors.js';
 import { toApiError as toApiErrorWith } from '../src/pipeline/respond.js';
-import { classifyDatabaseError as classify } from '../src/drivers/classify.js';
+import { NotSentError, classifyDatabaseError as classify, storeFailure } from '../src/drivers/classify.js';
 import { StatementTimeoutError } from '../src/drivers/pg/timeout.js';
 
 const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
@@ -80,6 +80,13 @@ test('unreachable, timed out, connection lost, not a primary: a 503 service_unav
     assert.is(api.headers?.['retry-after'], '5');
     assert.is((api as { cause?: unknown }).cause, e);
   }
+});
+
+test('a create the store refused unsent (NotSentError) is timeout/no, also for a database whose classifier does not know it', () => {
+  assert.is(kindOf(new NotSentError('x')), 'timeout/no');
+  assert.equal(storeFailure(new NotSentError('x')), { kind: 'timeout', stored: 'no' });
+  assert.is(storeFailure(new Error('x')), undefined);
+  assert.match(toApiErrorWith(new NotSentError('x'), storeFailure, true).message, /nothing was stored/);
 });
 
 test("a write's 503 says whether it may have been stored: ended by the server (57014) or refused, no; sent and unanswered, maybe", () => {

@@ -58,6 +58,11 @@ export class NotSentError extends Error {
   }
 }
 
+/** What an error of the store's own means (a {@link NotSentError}: nothing stored), for any database's classifier. */
+export function storeFailure(error: unknown): DatabaseFailure | undefined {
+  return error instanceof NotSentError ? TIMEOUT_NOTHING_STORED : undefined;
+}
+
 interface ErrorLike {
   code?: unknown;
   message?: unknown;
@@ -69,7 +74,7 @@ interface ErrorLike {
 function kindOf(e: ErrorLike): DatabaseFailure | undefined {
   const code = typeof e.code === 'string' ? e.code : undefined;
   const message = typeof e.message === 'string' ? e.message : '';
-  if (e instanceof NotSentError) return TIMEOUT_NOTHING_STORED;
+  if (e instanceof NotSentError) return storeFailure(e);
   if (CLOSED_MESSAGE.test(message)) return CLOSED;
   if ((code === UNDEFINED_TABLE && OUR_RELATION.test(message)) || code === INVALID_SCHEMA_NAME) return NOT_MIGRATED;
   if (code === READ_ONLY_SQL_TRANSACTION) return NOT_PRIMARY;

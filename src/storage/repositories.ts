@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { storeFailure } from '../drivers/classify.js';
 import type { DatabaseFailure, PetStoreDatabase, ReplicaStatus } from '../drivers/contract.js';
 import type { NewStoredPet, OrderRecord, Page, PetRecord } from '../model.js';
 import type { Database } from './database.js';
@@ -87,7 +88,8 @@ export function createRepositories(
   // Every statement is built by Kysely's query builder, so WithSchemaPlugin qualifies its tables;
   // the runner sends the SQL compiled on the scoped Kysely (statement.ts).
   const scoped = (kysely: Kysely<Database>) => (schema === undefined ? kysely : kysely.withSchema(schema));
-  const classify = (error: unknown) => database.classify(error);
+  // The store's own refusals (a create never sent) mean the same whatever the database's classifier knows.
+  const classify = (error: unknown) => database.classify(error) ?? storeFailure(error);
   const primary: Executor = { kysely: scoped(database.kysely), runner: database.statements };
   const readSide = database.reads;
   const reads: Executor = readSide === undefined ? primary : { kysely: scoped(readSide.db), runner: readSide.statements };
