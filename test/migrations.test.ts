@@ -75,9 +75,9 @@ postgresTest(test, 'on PostgreSQL, several processes migrating at once all succe
 });
 
 postgresTest(test, "on PostgreSQL, waiting for another process's migration is not cut by the statement timeout", async (url) => {
-  // A 300 ms statement timeout and the migration lock held for 1.5 s by another session.
+  // A 1.5 s statement timeout and the migration lock held for 4 s by another session.
   const holder = await createPostgresDatabase({ connectionString: url, max: 1 }, { migrate: false });
-  const waiter = await createPostgresDatabase({ connectionString: url, max: 1, statement_timeout: 300 }, { migrate: false });
+  const waiter = await createPostgresDatabase({ connectionString: url, max: 1, statement_timeout: 1500 }, { migrate: false });
   try {
     let released!: () => void;
     const held = holder.transaction().execute(async (trx) => {
@@ -87,9 +87,9 @@ postgresTest(test, "on PostgreSQL, waiting for another process's migration is no
     await new Promise((resolve) => setTimeout(resolve, 100));
     const started = performance.now();
     const migrated = migrate(waiter);
-    setTimeout(() => released(), 1500);
+    setTimeout(() => released(), 4000);
     assert.equal(await migrated, [], 'the database is already migrated: nothing applied, and no statement timeout');
-    assert.ok(performance.now() - started >= 1000, 'it waited for the lock');
+    assert.ok(performance.now() - started >= 3500, 'it waited for the lock');
     await held;
   } finally {
     await holder.destroy();
