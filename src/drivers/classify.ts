@@ -58,9 +58,21 @@ export class NotSentError extends Error {
   }
 }
 
-/** What an error of the store's own means (a {@link NotSentError}: nothing stored), for any database's classifier. */
+/**
+ * A create that waited for a batch and then for its statement past its whole bound (its wait, the
+ * server's bound and the grace for its answer): sent, unanswered, so it may or may not be stored.
+ */
+export class UnansweredError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnansweredError';
+  }
+}
+
+/** What an error of the store's own means (not sent: nothing stored; unanswered: maybe), for any database's classifier. */
 export function storeFailure(error: unknown): DatabaseFailure | undefined {
-  return error instanceof NotSentError ? TIMEOUT_NOTHING_STORED : undefined;
+  if (error instanceof NotSentError) return TIMEOUT_NOTHING_STORED;
+  return error instanceof UnansweredError ? TIMEOUT_MAYBE_STORED : undefined;
 }
 
 interface ErrorLike {
@@ -74,7 +86,7 @@ interface ErrorLike {
 function kindOf(e: ErrorLike): DatabaseFailure | undefined {
   const code = typeof e.code === 'string' ? e.code : undefined;
   const message = typeof e.message === 'string' ? e.message : '';
-  if (e instanceof NotSentError) return storeFailure(e);
+  if (e instanceof NotSentError || e instanceof UnansweredError) return storeFailure(e);
   if (CLOSED_MESSAGE.test(message)) return CLOSED;
   if ((code === UNDEFINED_TABLE && OUR_RELATION.test(message)) || code === INVALID_SCHEMA_NAME) return NOT_MIGRATED;
   if (code === READ_ONLY_SQL_TRANSACTION) return NOT_PRIMARY;

@@ -77,6 +77,13 @@ export interface ReadSide<DB> {
  * - `not_migrated`: our tables (or the store's schema) are missing or behind.
  * - `closed`: the database was closed under the store.
  */
+/**
+ * How long past the server's own bound the client waits for its answer (57014, or the rows)
+ * before it gives up on the connection: the answer says what happened, so the client waits for it
+ * a little; only a server that says nothing by then leaves the outcome unknown.
+ */
+export const SERVER_ANSWER_GRACE_MS = 1_000;
+
 export type DatabaseErrorKind = 'unavailable' | 'login_refused' | 'timeout' | 'outcome_unknown' | 'not_primary' | 'not_migrated' | 'closed';
 
 /** A classified database error: its kind, and whether what was sent may have been stored. */

@@ -1,5 +1,5 @@
-import { NotSentError } from '../drivers/classify.js';
-import type { DatabaseFailure } from '../drivers/contract.js';
+import { NotSentError, UnansweredError } from '../drivers/classify.js';
+import { type DatabaseFailure, SERVER_ANSWER_GRACE_MS } from '../drivers/contract.js';
 import type { NewStoredPet, PetRecord } from '../model.js';
 import { insertPet, insertPets } from './pets.js';
 import type { Executor } from './statement.js';
@@ -176,13 +176,37 @@ export class PetInserts {
     this.#arm(age < slowRoundMs ? slowRoundMs - age : slowRoundMs);
   };
 
+  /**
+   * A create's whole wait stays within its bound plus the grace for the server's answer, as a create
+   * sent at once: a batch whose oldest create would pass it is answered unanswered (may be stored).
+   */
+  #answerBy(batch: Waiting[]): ReturnType<typeof setTimeout> {
+    const oldest = batch[0]!.since; // waiting creates are kept in arrival order
+    const delayMs = oldest + this.#bounds.maxWaitMs + SERVER_ANSWER_GRACE_MS - performance.now();
+    const timer = setTimeout(
+      () => {
+        const error = new UnansweredError(
+          `petstore-router: a create got no answer within ${this.#bounds.maxWaitMs + SERVER_ANSWER_GRACE_MS} ms`,
+        );
+        for (const w of batch) w.reject(error);
+      },
+      Math.max(1, Math.ceil(delayMs)),
+    );
+    return timer;
+  }
+
   /** One statement of `round`: `batch`'s pets. */
   #send(round: Round, batch: Waiting[]): void {
+    const timer = this.#answerBy(batch);
+    const end = (): void => {
+      clearTimeout(timer);
+      round.end();
+    };
     if (batch.length === 1) {
       const only = batch[0]!;
       const stored = insertPet(this.#target, only.pet);
       stored.then(only.resolve, only.reject);
-      stored.then(round.end, round.end);
+      stored.then(end, end);
       return;
     }
     insertPets(
@@ -194,16 +218,16 @@ export class PetInserts {
           const error = new Error(`petstore-router: inserting ${batch.length} pets answered ${records.length} rows`);
           for (const w of batch) w.reject(error);
         } else for (let i = 0; i < batch.length; i++) batch[i]!.resolve(records[i]!);
-        round.end();
+        end();
       },
       (error: unknown) => {
         if (this.classify(error) !== undefined) {
           for (const w of batch) w.reject(error);
-          round.end();
+          end();
           return;
         }
         // Nothing of the batch was stored: each pet alone, and the round's statement ends with them.
-        void Promise.all(batch.map((w) => insertPet(this.#target, w.pet).then(w.resolve, w.reject))).then(round.end);
+        void Promise.all(batch.map((w) => insertPet(this.#target, w.pet).then(w.resolve, w.reject))).then(end);
       },
     );
   }

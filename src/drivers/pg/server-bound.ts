@@ -1,13 +1,6 @@
 import pg from 'pg';
-import type { PreparedStatement } from '../contract.js';
+import { type PreparedStatement, SERVER_ANSWER_GRACE_MS } from '../contract.js';
 import { StatementDeadlines } from './timeout.js';
-
-/**
- * How long past the server's own bound the client waits for its answer (57014, or the rows)
- * before it gives up on the connection: the answer says what happened, so the client waits for it
- * a little; only a server that says nothing by then leaves the outcome unknown.
- */
-export const SERVER_ANSWER_GRACE_MS = 1_000;
 
 /**
  * The server-side bound of a pool's writes (a statement marked `write`, sent outside any
