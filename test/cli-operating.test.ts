@@ -22,7 +22,8 @@ function usageError(args: string[]): Promise<{ code: number | null; stderr: stri
   const child = spawn(process.execPath, ['--import', 'tsx', 'adapters/cli.ts', 'serve', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stderr })));
+  // 'close', not 'exit': the child's stderr may still hold its line when it exits.
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stderr })));
 }
 
 test('operating flags: usage errors exit 2 with one clear line', async () => {
@@ -38,7 +39,7 @@ test('operating flags: usage errors exit 2 with one clear line', async () => {
     cases.map(async ([args, message]) => {
       const run = await usageError(args);
       assert.is(run.code, 2, `${args.join(' ')}: ${run.stderr}`);
-      assert.match(run.stderr, message);
+      assert.match(run.stderr, message, `${args.join(' ')}: ${run.stderr}`);
       assert.is(run.stderr.trim().split('\n').length, 1);
     }),
   );

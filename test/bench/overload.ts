@@ -43,7 +43,7 @@ async function load(origin: string, pid: number, connections: number, seconds: n
   );
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
   if (code !== 0) throw new Error(`the load process exited with ${code}`);
   const after = cpuTimes(pid);
   return { ...(JSON.parse(out) as ClientRun), cpu: after.user + after.system - before.user - before.system };

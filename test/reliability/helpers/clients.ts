@@ -151,7 +151,7 @@ export async function runLoad(
   );
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
   if (code !== 0) throw new Error(`the load process exited with ${code}`);
   return (JSON.parse(out) as (Omit<Seen, 'byStatus'> & { byStatus: [number, number][] })[]).map((s) => ({
     ...s,
