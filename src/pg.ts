@@ -23,6 +23,16 @@ export interface PostgresDatabaseOptions {
    */
   preparedStatements?: boolean;
   /**
+   * Run the pool's sessions under the statement timeout where the server takes it at connect
+   * (`options=-c statement_timeout=…`; PostgreSQL itself, checked with one connection at creation),
+   * so PostgreSQL ends a stuck create with no `SET LOCAL` sent per create. A transaction-mode
+   * pooler refuses or drops that parameter, a multi-host URL or a URL with its own `options` keeps
+   * the `SET LOCAL`; `false` keeps it always (a pooler that passes startup parameters to a backend
+   * without keeping them per client). Ignored for a `pg.Pool` you pass.
+   * @default true
+   */
+  sessionStatementTimeout?: boolean;
+  /**
    * Read replicas (PostgreSQL streaming standbys of this primary, directly or each behind its own
    * pooler): URLs or `pg.PoolConfig`s, one server each. Reads (list and get pets, list orders,
    * health's query) run on a replica that has replayed the primary's WAL position as it was when
@@ -74,7 +84,8 @@ export type { ReadRouting, ReplicaState, ReplicaStatus } from './drivers/contrac
  *   bounded by `maxWaitMs`, 5 s; int8 parsed as bigint for this pool only, never through pg's
  *   global type parsers) and `db.destroy()` ends it. Every statement has a 5 s timeout (the
  *   config's `statement_timeout` to change it, 0 for none), kept on the client side by the driver (the connection of a statement
- *   that timed out is destroyed), never as a startup parameter, so a pooled URL works as it is.
+ *   that timed out is destroyed), and by PostgreSQL on creates; a startup parameter only where the
+ *   server takes it (`sessionStatementTimeout`), so a pooled URL works as it is.
  * - A `pg.Pool` you created: it stays yours (its parsers and settings are untouched, nothing is
  *   named on it; rows are normalised in our repositories) and `db.destroy()` does not end it.
  * - A libpq multi-host URL (`postgres://u:p@h1:5432,h2:5433,h3/db?target_session_attrs=read-write`,
@@ -99,6 +110,6 @@ export function createPostgresDatabase(source: PostgresSource, options: Postgres
 }
 
 async function openPostgresDatabase(source: PostgresSource, options: PostgresDatabaseOptions): Promise<Kysely<Database>> {
-  const db = openPostgres<Database>(source, options);
+  const db = await openPostgres<Database>(source, options);
   return options.migrate === false ? db : migrateOrDestroy(db);
 }

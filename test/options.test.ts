@@ -308,6 +308,10 @@ test('createPostgresDatabase: undefined, another scheme, not a URL, wrong option
     thrown(() => createPostgresDatabase('postgres://h/db', { preparedStatements: 0 as never })),
     'options.preparedStatements must be true or false',
   );
+  assert.match(
+    thrown(() => createPostgresDatabase('postgres://h/db', { sessionStatementTimeout: 'off' as never })),
+    'options.sessionStatementTimeout must be true or false',
+  );
 });
 
 test('createPGliteDatabase: a path alone, a wrong dataDir, pglite or migrate throw synchronously', () => {

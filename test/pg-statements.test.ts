@@ -43,10 +43,12 @@ const storeWork = async (target: Executor) => {
   await listPets(target, { limit: 20, status: 'available' });
 };
 
-pgTest(
-  "PostgreSQL: only the store's own statements are named, each by the SHA-256 of its text (a create by SQL PREPARE, run with the server's bound)",
-  async () => {
-    const db = await createPostgresDatabase({ connectionString: url!, max: 1 });
+for (const [how, sessionStatementTimeout, byPrepare] of [
+  ['the session under the bound: a create named like the rest', true, 0],
+  ['sessionStatementTimeout: false: a create by SQL PREPARE after SET LOCAL', false, 1],
+] as const) {
+  pgTest(`PostgreSQL, ${how}: only the store's own statements are named, each by the SHA-256 of its text`, async () => {
+    const db = await createPostgresDatabase({ connectionString: url!, max: 1 }, { sessionStatementTimeout });
     try {
       const named = await namesAfter(db, storeWork);
       assert.is(named.length, 3, JSON.stringify(named));
@@ -56,15 +58,15 @@ pgTest(
         assert.is(name, `petstore_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`);
         assert.match(statement, /petstore_pets/);
       }
-      assert.is(named.filter(({ statement }) => statement.includes('PREPARE ')).length, 1, 'the create');
+      assert.is(named.filter(({ statement }) => statement.includes('PREPARE ')).length, byPrepare, 'the create');
       // The same statements through Kysely (a plain Kysely, a transaction) are not named.
       assert.equal(await namesAfter(db, () => storeWork({ kysely: db })), []);
       assert.equal(await namesAfter(db, () => db.transaction().execute((trx) => storeWork({ kysely: trx }))), []);
     } finally {
       await db.destroy();
     }
-  },
-);
+  });
+}
 
 pgTest("PostgreSQL: preparedStatements: false names nothing; a caller's own Pool is never named on", async () => {
   const off = await createPostgresDatabase({ connectionString: url!, max: 1 }, { preparedStatements: false, migrate: false });

@@ -1,6 +1,7 @@
 // The server-side bound of the store's writes (src/drivers/pg/server-bound.ts): PostgreSQL itself
 // ends a create stuck past the statement timeout, so the 503 it causes means nothing was stored,
-// directly and through PgBouncer in transaction mode; values reach the table exactly.
+// directly (the session's setting, session-bound.ts) and through PgBouncer in transaction mode (a
+// `SET LOCAL` per write): the two forms, side by side; values reach the table exactly.
 import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { test } from 'uvu';
@@ -15,9 +16,11 @@ import { pgbouncerUrl } from './helpers/db.js';
 import { databaseUrl } from './helpers/postgres-test.js';
 
 const url = databaseUrl();
+/** Each target, and the statement timeout a statement of the store's pool runs under outside its writes. */
 const targets = [
-  ['PostgreSQL', url],
-  ['PgBouncer (transaction mode)', url && pgbouncerUrl()],
+  ['PostgreSQL', url, '1s', true],
+  ['PostgreSQL, sessionStatementTimeout: false', url, '0', false],
+  ['PgBouncer (transaction mode)', url && pgbouncerUrl(), '0', true],
 ] as const;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -42,7 +45,7 @@ async function holdNextId(direct: string): Promise<{ release(): Promise<void> }>
 const stored = async (db: Kysely<Database>, name: string) =>
   Number((await sql<{ n: string }>`select count(*)::text as n from petstore_pets where name = ${name}`.execute(db)).rows[0]!.n);
 
-for (const [where, target] of targets) {
+for (const [where, target, session, sessionStatementTimeout] of targets) {
   if (!target) {
     test.skip(`${where}: a create stuck on a row lock past the timeout (URL unset)`);
     continue;
@@ -59,7 +62,7 @@ for (const [where, target] of targets) {
     ],
   ] as const) {
     test(`${where}: ${what} stuck on a row lock past the statement timeout is ended by the server (timeout, stored 'no') and stays unstored after the lock goes`, async () => {
-      const db = await createPostgresDatabase({ connectionString: target, statement_timeout: 1_000, max: 2 });
+      const db = await createPostgresDatabase({ connectionString: target, statement_timeout: 1_000, max: 2 }, { sessionStatementTimeout });
       const on = { kysely: db, runner: contractOf(db).statements };
       const name = `stuck-${what.length}-${Date.now()}`;
       const lock = await holdNextId(url!);
@@ -80,8 +83,10 @@ for (const [where, target] of targets) {
         assert.is(after.name, `${name}-after`, 'the pool serves on');
         assert.equal(
           (await sql<{ t: string }>`select current_setting('statement_timeout') as t`.execute(db)).rows[0]!.t,
-          '0',
-          'the bound was local to the write',
+          session,
+          session === '0'
+            ? 'the bound was local to the write: nothing stays on a backend the pooler lends next'
+            : 'the session runs under the bound',
         );
       } finally {
         await sql`delete from petstore_pets where name like ${`${name}%`}`.execute(db);
@@ -91,7 +96,7 @@ for (const [where, target] of targets) {
   }
 
   test(`${where}: names with quotes, backslashes and unicode are stored exactly by the bounded writes`, async () => {
-    const db = await createPostgresDatabase({ connectionString: target, statement_timeout: 5_000, max: 2 });
+    const db = await createPostgresDatabase({ connectionString: target, statement_timeout: 5_000, max: 2 }, { sessionStatementTimeout });
     const on = { kysely: db, runner: contractOf(db).statements };
     const names = [`it's`, 'back\\slash', `\\'; drop table petstore_pets; --`, '$1 $2', 'snow ☃ \u{1F600}', ''];
     try {

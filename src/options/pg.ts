@@ -10,7 +10,14 @@ const check = checkerOf(WHERE);
 const EXPECTED = 'a PostgreSQL URL (postgres://user:password@host:5432/database), a pg.PoolConfig or a pg.Pool';
 const URL_SCHEMES = new Set(['postgres:', 'postgresql:', 'socket:']);
 /** Every option's name (src/pg.ts keeps it equal to PostgresDatabaseOptions' keys). */
-export const POSTGRES_OPTION_NAMES = ['migrate', 'preparedStatements', 'readReplicas', 'maxReplicaLagMs', 'maxWaitMs'] as const;
+export const POSTGRES_OPTION_NAMES = [
+  'migrate',
+  'preparedStatements',
+  'sessionStatementTimeout',
+  'readReplicas',
+  'maxReplicaLagMs',
+  'maxWaitMs',
+] as const;
 
 /** Throws a TypeError unless `source` and `options` are what createPostgresDatabase takes. */
 export function checkPostgresArguments(source: unknown, options: unknown, isPool: (value: unknown) => boolean): void {
@@ -29,6 +36,7 @@ export function checkPostgresArguments(source: unknown, options: unknown, isPool
   const { readReplicas, maxReplicaLagMs } = options;
   check('migrate', options.migrate, (v) => typeof v === 'boolean', 'true or false');
   check('preparedStatements', options.preparedStatements, (v) => typeof v === 'boolean', 'true or false');
+  check('sessionStatementTimeout', options.sessionStatementTimeout, (v) => typeof v === 'boolean', 'true or false');
   check('maxWaitMs', options.maxWaitMs, (v) => Number.isInteger(v) && (v as number) >= 1, 'a positive whole number of milliseconds');
   check(
     'maxReplicaLagMs',

@@ -12,7 +12,7 @@
  * | BENCH_CONNECTIONS     | wrk connections (32)                                     |
  * | BENCH_SERVERS         | comma list: petstore,petstore-unshed,node-pg,fastify-pg (and petstore-ref) |
  * | BENCH_REF             | git ref of the petstore-ref server, for A/B runs (HEAD)  |
- * | BENCH_FAST_PATHS_OFF  | comma list (node-response,lazy-request,prepared,statement-deadlines,batched-writes,batched-creates): one more server per name, ours with that fast path off |
+ * | BENCH_FAST_PATHS_OFF  | comma list (node-response,lazy-request,prepared,statement-deadlines,session-bound,batched-writes,batched-creates): one more server per name, ours with that fast path off |
  * | BENCH_SCENARIOS       | comma list: list,filter,get,create                       |
  * | BENCH_PROFILE=1       | run our server with `node --cpu-prof` (profiles in .cache/bench/profiles) |
  * | BENCH_PROFILE_ALL=1   | with BENCH_PROFILE: profile every server, the baselines too, to compare them |

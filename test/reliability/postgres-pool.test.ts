@@ -9,18 +9,31 @@ import { freshDatabase } from './helpers/postgres.js';
 import { postgresTest } from '../helpers/postgres-test.js';
 import { startProxy } from './helpers/proxy.js';
 import { KEY } from './helpers/server.js';
+import { pgbouncerUrl } from '../helpers/db.js';
 
 postgresTest(
   test,
-  "the pool created from a URL sends no statement_timeout startup parameter (a pooler refuses it): the session keeps the server's",
+  "the pool's sessions run under the statement timeout where the server takes it as a startup parameter; through PgBouncer (which refuses it) nothing is refused and the session keeps the server's",
   async (url) => {
-    const db = await createPostgresDatabase(url);
-    try {
-      // 'client' when a connection sets it at startup; else where the server's value comes from.
-      const { rows } = await sql<{ source: string }>`select source from pg_settings where name = 'statement_timeout'`.execute(db);
-      assert.is.not(rows[0]!.source, 'client');
-    } finally {
-      await db.destroy();
+    const bouncer = pgbouncerUrl();
+    const pooled = bouncer && new URL(bouncer);
+    if (pooled) pooled.pathname = new URL(url).pathname;
+    for (const [where, source, expected] of [
+      ['PostgreSQL', url, 'client'],
+      ...(pooled ? [['PgBouncer', pooled.toString(), undefined] as const] : []),
+    ] as const) {
+      const db = await createPostgresDatabase({ connectionString: source, statement_timeout: 4_000 }, { migrate: false });
+      try {
+        // 'client' when the connection set it at startup; else where the server's value comes from.
+        const { rows } = await sql<{
+          source: string;
+          setting: string;
+        }>`select source, setting from pg_settings where name = 'statement_timeout'`.execute(db);
+        if (expected) assert.equal(rows[0], { source: 'client', setting: '4000' }, where);
+        else assert.is.not(rows[0]!.source, 'client', where);
+      } finally {
+        await db.destroy();
+      }
     }
   },
 );

@@ -7,8 +7,10 @@ import { openPools } from './host-set.js';
 import { poolStatementRunner } from './pool-runner.js';
 import { DEFAULT_MAX_WAIT_MS, boundConfig } from './partition.js';
 import { ServerBound } from './server-bound.js';
+import { takesSessionBound, withSessionBound } from './session-bound.js';
 import { StatementDeadlines } from './timeout.js';
 import { withReadReplicas } from './with-replicas.js';
+import { hostList } from '../../options/hosts-url.js';
 
 /** What `createPostgresDatabase` connects to: a URL, a pool config, or a `pg.Pool` you own. */
 export type PostgresSource = string | pg.PoolConfig | pg.Pool;
@@ -19,6 +21,7 @@ export type ReplicaSource = string | pg.PoolConfig;
 /** The driver's options (checked by `createPostgresDatabase`). */
 export interface OpenOptions {
   preparedStatements?: boolean;
+  sessionStatementTimeout?: boolean;
   maxWaitMs?: number;
   readReplicas?: readonly ReplicaSource[];
   maxReplicaLagMs?: number;
@@ -37,7 +40,7 @@ export function isPgPool(value: unknown): value is pg.Pool {
  * (Kysely runs every statement; `destroy()` leaves the pool open). `destroy()` ends a pool of ours
  * (and the replicas') even if only the runner used it.
  */
-export function openPostgres<DB>(source: PostgresSource, options: OpenOptions): Kysely<DB> {
+export async function openPostgres<DB>(source: PostgresSource, options: OpenOptions): Promise<Kysely<DB>> {
   const maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS; // options checked by options/pg.ts
   if (source instanceof pg.Pool) {
     return new DriverKysely<DB>({ dialect: new PostgresDialect({ pool: borrowedPool(source) }) });
@@ -46,10 +49,14 @@ export function openPostgres<DB>(source: PostgresSource, options: OpenOptions): 
   // The statement timeout is the statement part of the partition bound unless the config sets one.
   const timeoutMs = timeout === false ? 0 : (timeout ?? maxWaitMs);
   const deadlines = timeoutMs > 0 ? new StatementDeadlines(timeoutMs) : undefined;
-  // The store's writes are ended by the server itself at the same bound (server-bound.ts).
-  const writes = timeoutMs > 0 ? new ServerBound(timeoutMs) : undefined;
+  const bounded = { ...boundConfig(maxWaitMs), ...config };
+  // The store's writes are ended by the server itself at the same bound (server-bound.ts): as the
+  // session's setting where a single host's connections take it (session-bound.ts), else per write.
+  const inSession =
+    timeoutMs > 0 && options.sessionStatementTimeout !== false && singleHost(config) && (await takesSessionBound(bounded, timeoutMs));
+  const writes = timeoutMs > 0 ? new ServerBound(timeoutMs, inSession) : undefined;
   const naming = options.preparedStatements !== false;
-  const pools = openPools({ ...boundConfig(maxWaitMs), ...config }, { naming, deadlines, writes }, 'source');
+  const pools = openPools(inSession ? withSessionBound(bounded, timeoutMs) : bounded, { naming, deadlines, writes }, 'source');
   const lend = pools.lend;
   const kyselyPool = statementPool(pools, lend, deadlines, writes);
   const replicas = withReadReplicas<DB>(options.readReplicas ?? [], config, lend, {
@@ -61,4 +68,9 @@ export function openPostgres<DB>(source: PostgresSource, options: OpenOptions): 
     { dialect: new PostgresDialect({ pool: kyselyPool }) },
     { statements: poolStatementRunner(lend), reads: replicas?.side, end },
   );
+}
+
+/** A plain URL or config: the hosts of a multi-host URL may differ in what they take, so those keep the bound per write. */
+function singleHost(config: pg.PoolConfig): boolean {
+  return config.connectionString === undefined || hostList(config.connectionString, 'source') === undefined;
 }

@@ -9,10 +9,9 @@ const INT8_OID = 20;
 
 /**
  * A pg.Pool of ours with safe defaults: connect timeout 5 s, int8 parsed as bigint for this pool
- * only (never through pg's global type parsers), and an 'error' listener. Nothing beyond the
- * caller's own settings is sent as a startup parameter: a transaction-mode pooler refuses most of
- * them (PgBouncer's defaults refuse `statement_timeout`), so the statement timeout is kept on the
- * client side instead (timeout.ts).
+ * only (never through pg's global type parsers), and an 'error' listener. The statement timeout
+ * is kept on the client side (timeout.ts); it goes as a startup parameter only where the server
+ * was seen to take it (session-bound.ts): a transaction-mode pooler refuses most of them.
  */
 export function ownPool(config: pg.PoolConfig): pg.Pool {
   const pool = new pg.Pool({

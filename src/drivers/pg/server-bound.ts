@@ -16,6 +16,9 @@ import { StatementDeadlines } from './timeout.js';
  * unknown type, which PostgreSQL resolves from context as it would a parameter's). While the pool
  * names statements, the write is an `EXECUTE` of a statement prepared on the connection, so
  * PostgreSQL parses and plans it once per backend (statement-client.ts).
+ *
+ * Where the pool's sessions already run under the bound (`inSession`, session-bound.ts), a write
+ * goes as any statement does, with this bound's client deadline: the prefix would cost every create.
  */
 export class ServerBound {
   /** The client's own deadline for these statements: the server's bound plus the grace. */
@@ -24,7 +27,10 @@ export class ServerBound {
   /** Each statement's text split at its `$n` placeholders, once per text. */
   readonly #split = new Map<string, { parts: string[]; slots: number[] }>();
 
-  constructor(readonly timeoutMs: number) {
+  constructor(
+    readonly timeoutMs: number,
+    readonly inSession = false,
+  ) {
     this.deadlines = new StatementDeadlines(timeoutMs + SERVER_ANSWER_GRACE_MS);
     this.#prefix = `SET LOCAL statement_timeout = ${Math.floor(timeoutMs)}; `;
   }

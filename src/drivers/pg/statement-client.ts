@@ -73,15 +73,21 @@ export class StatementClient implements TimedStatement {
 
   /** One of the store's own statements, rows as arrays; in pg's callback form (one promise of the caller's per statement). */
   sendPrepared(statement: PreparedStatement, values: unknown[], callback: Callback<unknown[]>): void {
-    const writes = this.statements.writes;
-    if (statement.write === true && writes !== undefined) return this.#sendWrite(statement, values, callback, writes);
+    const writes = statement.write === true ? this.statements.writes : undefined;
+    if (writes !== undefined && !writes.inSession) return this.#sendWrite(statement, values, callback, writes);
+    const deadlines = writes?.deadlines ?? this.statements.deadlines;
     const text = statement.sql;
-    if (!this.statements.naming) return this.#send({ text, rowMode: 'array' }, values, callback);
-    this.#send({ name: statement.name, text, rowMode: 'array' }, values, (error, result) => {
-      if (!error || !isStatementNameConflict(error)) return callback(error, result);
-      this.statements.naming = false;
-      this.#send({ text, rowMode: 'array' }, values, callback);
-    });
+    if (!this.statements.naming) return this.#send({ text, rowMode: 'array' }, values, callback, deadlines);
+    this.#send(
+      { name: statement.name, text, rowMode: 'array' },
+      values,
+      (error, result) => {
+        if (!error || !isStatementNameConflict(error)) return callback(error, result);
+        this.statements.naming = false;
+        this.#send({ text, rowMode: 'array' }, values, callback, deadlines);
+      },
+      deadlines,
+    );
   }
 
   /**

@@ -17,6 +17,8 @@
  *   that wait for a running insert sent together.
  * - `statement-deadlines`: the pool's statement timeout (5 s) is pg's own `query_timeout` (a timer
  *   per query) instead of the driver's one timer per pool (src/drivers/pg/timeout.ts).
+ * - `session-bound`: PostgreSQL's bound on a create is a `SET LOCAL` sent with each create
+ *   (`sessionStatementTimeout: false`), not the session's setting made at connect.
  */
 import pg from 'pg';
 import { createPetStore } from 'petstore-router';
@@ -30,6 +32,7 @@ export const FAST_PATHS = [
   'batched-creates',
   'prepared',
   'statement-deadlines',
+  'session-bound',
 ] as const;
 
 const argv = process.argv.slice(2);
@@ -41,7 +44,7 @@ const db = off.has('prepared')
   ? await createPostgresDatabase(new pg.Pool({ connectionString: url, max: 10 }))
   : off.has('statement-deadlines')
     ? await createPostgresDatabase({ connectionString: url, statement_timeout: false, query_timeout: 5_000 })
-    : await createPostgresDatabase(url);
+    : await createPostgresDatabase(url, { sessionStatementTimeout: !off.has('session-bound') });
 const store = createPetStore({
   db,
   keys: (process.env.PETSTORE_API_KEYS ?? '').split(',').filter(Boolean),
