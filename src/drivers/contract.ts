@@ -114,6 +114,12 @@ export interface PetStoreDatabase<DB> {
   readonly statements: StatementRunner | undefined;
   /** Where single reads may run (read replicas); absent: on `kysely`. */
   readonly reads: ReadSide<DB> | undefined;
+  /**
+   * The longest a request waits on this database in any one phase (the driver's partition bound,
+   * `maxWaitMs` of `createPostgresDatabase`); the store's own waits for it keep to it (a create
+   * waiting for a batch). Absent: 5 s.
+   */
+  readonly maxWaitMs?: number | undefined;
   /** What an error of this database means; undefined for any other error (a bug, a bad query). */
   classify(error: unknown): DatabaseFailure | undefined;
   /** Closes what the driver opened (pools, replicas, a PGlite it made); a caller's own pool or PGlite stays open. */

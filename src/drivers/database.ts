@@ -8,6 +8,7 @@ import type { DatabaseFailure, PetStoreDatabase, ReadSide, StatementRunner } fro
 export interface DriverParts<DB> {
   statements?: StatementRunner | undefined;
   reads?: ReadSide<DB> | undefined;
+  maxWaitMs?: number | undefined;
   /** Ends what the driver opened beyond Kysely's own driver (run after Kysely's `destroy()`). */
   end?: () => Promise<void>;
 }
@@ -21,12 +22,14 @@ export interface DriverParts<DB> {
 export class DriverKysely<DB> extends Kysely<DB> implements PetStoreDatabase<DB> {
   readonly statements: StatementRunner | undefined;
   readonly reads: ReadSide<DB> | undefined;
+  readonly maxWaitMs: number | undefined;
   readonly #end: (() => Promise<void>) | undefined;
 
   constructor(config: KyselyConfig, parts: DriverParts<DB> = {}) {
     super(config);
     this.statements = parts.statements;
     this.reads = parts.reads;
+    this.maxWaitMs = parts.maxWaitMs;
     this.#end = parts.end;
   }
 

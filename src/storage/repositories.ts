@@ -93,7 +93,9 @@ export function createRepositories(
   const primary: Executor = { kysely: scoped(database.kysely), runner: database.statements };
   const readSide = database.reads;
   const reads: Executor = readSide === undefined ? primary : { kysely: scoped(readSide.db), runner: readSide.statements };
-  const inserts = primary.runner !== undefined && batchCreates ? new PetInserts(primary, classify) : undefined;
+  // A create waits for a batch no longer than the driver lets any wait on the database last.
+  const bounds = database.maxWaitMs === undefined ? {} : { maxWaitMs: database.maxWaitMs };
+  const inserts = primary.runner !== undefined && batchCreates ? new PetInserts(primary, classify, bounds) : undefined;
   return {
     pets: {
       insert: inserts === undefined ? (pet) => insertPet(primary, pet) : inserts.insert,

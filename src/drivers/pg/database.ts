@@ -66,7 +66,7 @@ export async function openPostgres<DB>(source: PostgresSource, options: OpenOpti
   const end = replicas === undefined ? () => kyselyPool.end() : () => replicas.close().then(() => kyselyPool.end());
   return new DriverKysely<DB>(
     { dialect: new PostgresDialect({ pool: kyselyPool }) },
-    { statements: poolStatementRunner(lend), reads: replicas?.side, end },
+    { statements: poolStatementRunner(lend), reads: replicas?.side, maxWaitMs, end },
   );
 }
 
