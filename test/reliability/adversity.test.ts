@@ -1,7 +1,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { postgresTest } from '../helpers/postgres-test.js';
-import { type Seen, assertHealthy, clientLoop, count, dripBody, newSeen, probeHealth, runLoad } from './helpers/clients.js';
+import { type Seen, assertHealthy, clientLoop, count, keepDripping, newSeen, probeHealth, runLoad } from './helpers/clients.js';
 import { sleep } from './helpers/load.js';
 import { onFreshDatabase } from './helpers/postgres.js';
 import { KEY, startServer, stopGracefully } from './helpers/server.js';
@@ -25,25 +25,12 @@ postgresTest(
         const honest = { url: `${server.url}/pets`, method: 'POST', clients: 32, name: 'honest' };
         await runLoad([{ ...honest, seconds: 1 }]); // warm up
         const [before] = await runLoad([{ ...honest, seconds: 3 }]);
-        const drips: Promise<{ answer: string; closedAfterMs: number }>[] = [];
         let dripping = true;
-        // 40 drips at all times: each one the server drops is replaced.
-        const keep = (async () => {
-          const open = new Set<Promise<unknown>>();
-          while (dripping) {
-            while (open.size < 40) {
-              const drip = dripBody(origin, KEY);
-              drips.push(drip);
-              open.add(drip);
-              void drip.then(() => open.delete(drip));
-            }
-            await sleep(50);
-          }
-        })();
+        const { drips, done } = keepDripping(origin, KEY, () => !dripping);
         await sleep(500);
         const [during] = await runLoad([{ ...honest, seconds: 8 }]);
         dripping = false;
-        await keep;
+        await done;
         const rate = (s: Seen) => count(s, 201);
         const ratio = rate(during!) / 8 / (rate(before!) / 3);
         assert.ok(

@@ -1,10 +1,9 @@
-import pg from 'pg';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { databaseUrl } from '../helpers/postgres-test.js';
 import { type Seen, assertHealthy, count, probeHealth, runLoad } from './helpers/clients.js';
-import { sleep } from './helpers/load.js';
 import { onFreshDatabase } from './helpers/postgres.js';
+import { holdNextRound, namesStoredTwice } from './helpers/row-lock.js';
 import { startServer, stopGracefully } from './helpers/server.js';
 
 // Issue 36, one stuck statement: against `serve` on PostgreSQL (and through PgBouncer in
@@ -19,25 +18,6 @@ if (!pgbouncer && process.env.CI) throw new Error('PGBOUNCER_URL must be set in 
 const RUN_S = 20;
 const LOCK_FROM_S = 5;
 const LOCK_S = 8;
-
-/** Holds the row of an id 300 past the last one drawn, from `lockAt` for 8 s, in a session of its own. */
-async function holdNextRound(url: string, lockAt: number): Promise<{ id: string }> {
-  const holder = new pg.Client(url);
-  await holder.connect();
-  try {
-    await sleep(lockAt - Date.now());
-    await holder.query('begin');
-    const { rows } = await holder.query<{ id: string }>(
-      `select (pg_sequence_last_value(pg_get_serial_sequence('petstore_pets', 'id')::regclass) + 300)::text as id`,
-    );
-    await holder.query(`insert into petstore_pets (id, name, category_id) values ($1, 'lock holder', 0)`, [rows[0]!.id]);
-    await holder.query(`select pg_sleep(${LOCK_S})`);
-    await holder.query('rollback');
-    return rows[0]!;
-  } finally {
-    await holder.end();
-  }
-}
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -72,7 +52,7 @@ for (const [where, pooled] of [
             { url: `${server.url}/pets`, method: 'POST', clients: 40, seconds: RUN_S, startAt, name: 'stuck' },
             { url: `${server.url}/pets?limit=20`, clients: 5, seconds: RUN_S, startAt },
           ]),
-          holdNextRound(db, lockAt),
+          holdNextRound(db, lockAt, LOCK_S),
         ]);
         // Whole seconds inside the lock against the unblocked rate: the median of the whole seconds
         // before it (the first one warms up) and after it, steadier than the four seconds before alone.
@@ -86,16 +66,7 @@ for (const [where, pooled] of [
           `${where}: locked id ${lock.id}; creates/s unblocked ${createsUnblocked.toFixed(0)}, during the lock ${createsDuring.join(',')}; ` +
             `lists/s unblocked ${listsUnblocked.toFixed(0)}, during ${listsDuring.join(',')}; creates answered 503: ${refused}`,
         );
-        const twice = new pg.Client(db);
-        await twice.connect();
-        try {
-          const { rows } = await twice.query<{ name: string; n: string }>(
-            `select name, count(*)::text as n from petstore_pets group by name having count(*) > 1 limit 5`,
-          );
-          assert.equal(rows, [], 'no name is stored twice after the clients retried their 503s');
-        } finally {
-          await twice.end();
-        }
+        assert.equal(await namesStoredTwice(db), [], 'no name is stored twice after the clients retried their 503s');
         assert.ok(refused >= 1, 'the lock held up a statement (the test is not vacuous)');
         assert.ok(refused <= 64, `${refused} creates answered 503: more than one statement's worth`);
         assert.ok(

@@ -125,6 +125,30 @@ export function dripBody(origin: URL, key: string): Promise<{ answer: string; cl
   });
 }
 
+/** `count` drips open at all times from `startAt` (Date.now() time) until `until()`: each one the server drops is replaced. */
+export function keepDripping(
+  origin: URL,
+  key: string,
+  until: () => boolean,
+  { count = 40, startAt = Date.now() }: { count?: number; startAt?: number } = {},
+): { drips: Promise<{ answer: string; closedAfterMs: number }>[]; done: Promise<void> } {
+  const drips: Promise<{ answer: string; closedAfterMs: number }>[] = [];
+  const done = (async () => {
+    await sleep(startAt - Date.now());
+    const open = new Set<Promise<unknown>>();
+    while (!until()) {
+      while (open.size < count) {
+        const drip = dripBody(origin, key);
+        drips.push(drip);
+        open.add(drip);
+        void drip.then(() => open.delete(drip));
+      }
+      await sleep(50);
+    }
+  })();
+  return { drips, done };
+}
+
 /** `groups` of client loops run at once from a niced process of their own (load-run.ts), with this process's KEY unless given; what each group saw. */
 export async function runLoad(
   groups: (Omit<LoopOptions, 'until' | 'seen' | 'body' | 'onAnswer'> & {
