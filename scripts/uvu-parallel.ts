@@ -61,6 +61,8 @@ const databases = await workerDatabases(count);
 const live = new Set<ChildProcess>();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
+    // Stopped (Ctrl-C, a CI timeout): no file starts after this; the workers' databases are still dropped.
+    queue.length = 0;
     for (const child of live) child.kill(signal);
     process.exitCode = 1;
   });

@@ -28,71 +28,75 @@ sections.push(
     `server on core ${config.serverCpu}, load on core ${config.loadCpu}; ${config.rounds} rounds x ${config.seconds} s, ${config.connections} connections.`,
 );
 
-if (config.suites.includes('http')) {
-  log('== HTTP on PostgreSQL');
-  sections.push('## HTTP on PostgreSQL', httpReport(await runHttp(log)));
-  flush();
-}
-if (config.suites.includes('inprocess')) {
-  log('== in-process on PGlite');
-  // Bundled like the published package (servers.ts, bundle): what a user's test suite imports.
-  const built = await bundle({ inprocess: 'test/bench/inprocess.ts' }, join(config.workDir, 'suites'));
-  const { runInProcess } = (await import(built.get('inprocess')!)) as typeof import('./inprocess.js');
-  sections.push('## In-process on PGlite', await runInProcess(log));
-  flush();
-}
-if (config.suites.includes('ergonomics')) {
-  log('== test-suite ergonomics');
-  const { runErgonomics } = await import('./ergonomics.js');
-  sections.push('## Test-suite ergonomics', await runErgonomics(log));
-  flush();
-}
-if (config.suites.includes('test-stores')) {
-  log('== isolated test stores');
-  const { runTestStores } = await import('./test-stores.js');
-  sections.push('## Isolated test stores (`createTestStore()`)', await runTestStores(log));
-  flush();
-}
-if (config.suites.includes('first-store')) {
-  log('== first store and first start (snapshot)');
-  const { runFirstStore } = await import('./first-store.js');
-  sections.push('## First store and first start (pre-migrated snapshot)', await runFirstStore(log));
-  flush();
-}
-if (config.suites.includes('tabs')) {
-  log('== browser tabs (chromium)');
-  const { runTabs } = await import('./tabs.js');
-  sections.push('## Many tabs, one browser store (chromium)', await runTabs(log));
-  flush();
-}
-if (config.suites.includes('browser-snapshot')) {
-  log('== browser snapshot (chromium)');
-  const { runBrowserSnapshot } = await import('./browser-snapshot.js');
-  sections.push('## The pre-migrated snapshot in the browser (chromium)', await runBrowserSnapshot(log));
-  flush();
-}
-if (config.suites.includes('scale')) {
-  log('== scale');
-  const { runScale } = await import('./scale.js');
-  sections.push('## Scale', await runScale(log));
-  flush();
-}
-if (config.suites.includes('overload')) {
-  log('== overload (load shedding)');
-  const { runOverload } = await import('./overload.js');
-  sections.push('## Overload: 32 and 2,000 connections, clients honouring Retry-After', await runOverload(log));
-  flush();
-}
-if (config.suites.includes('replica')) {
-  log('== read replicas');
-  const { runReplica } = await import('./replica.js');
-  sections.push('## Read replicas (none vs one streaming replica)', await runReplica(log));
-  flush();
-}
-if (config.suites.includes('json-parse')) {
-  log('== exact-int64 JSON parse');
-  const { runJsonParse } = await import('./json-parse.js');
-  sections.push("## Exact-int64 JSON parse of a create's body", runJsonParse());
+/** Every suite in report order: its BENCH_ONLY name, progress line, section heading and run (imported only when chosen). */
+const SUITES: { name: string; progress: string; heading: string; run: () => Promise<string> }[] = [
+  { name: 'http', progress: 'HTTP on PostgreSQL', heading: 'HTTP on PostgreSQL', run: async () => httpReport(await runHttp(log)) },
+  {
+    name: 'inprocess',
+    progress: 'in-process on PGlite',
+    heading: 'In-process on PGlite',
+    run: async () => {
+      // Bundled like the published package (servers.ts, bundle): what a user's test suite imports.
+      const built = await bundle({ inprocess: 'test/bench/inprocess.ts' }, join(config.workDir, 'suites'));
+      const { runInProcess } = (await import(built.get('inprocess')!)) as typeof import('./inprocess.js');
+      return runInProcess(log);
+    },
+  },
+  {
+    name: 'ergonomics',
+    progress: 'test-suite ergonomics',
+    heading: 'Test-suite ergonomics',
+    run: async () => (await import('./ergonomics.js')).runErgonomics(log),
+  },
+  {
+    name: 'test-stores',
+    progress: 'isolated test stores',
+    heading: 'Isolated test stores (`createTestStore()`)',
+    run: async () => (await import('./test-stores.js')).runTestStores(log),
+  },
+  {
+    name: 'first-store',
+    progress: 'first store and first start (snapshot)',
+    heading: 'First store and first start (pre-migrated snapshot)',
+    run: async () => (await import('./first-store.js')).runFirstStore(log),
+  },
+  {
+    name: 'tabs',
+    progress: 'browser tabs (chromium)',
+    heading: 'Many tabs, one browser store (chromium)',
+    run: async () => (await import('./tabs.js')).runTabs(log),
+  },
+  {
+    name: 'browser-snapshot',
+    progress: 'browser snapshot (chromium)',
+    heading: 'The pre-migrated snapshot in the browser (chromium)',
+    run: async () => (await import('./browser-snapshot.js')).runBrowserSnapshot(log),
+  },
+  { name: 'scale', progress: 'scale', heading: 'Scale', run: async () => (await import('./scale.js')).runScale(log) },
+  {
+    name: 'overload',
+    progress: 'overload (load shedding)',
+    heading: 'Overload: 32 and 2,000 connections, clients honouring Retry-After',
+    run: async () => (await import('./overload.js')).runOverload(log),
+  },
+  {
+    name: 'replica',
+    progress: 'read replicas',
+    heading: 'Read replicas (none vs one streaming replica)',
+    run: async () => (await import('./replica.js')).runReplica(log),
+  },
+  {
+    name: 'json-parse',
+    progress: 'exact-int64 JSON parse',
+    heading: "Exact-int64 JSON parse of a create's body",
+    run: async () => (await import('./json-parse.js')).runJsonParse(),
+  },
+];
+
+for (const suite of SUITES) {
+  if (!config.suites.includes(suite.name)) continue;
+  log(`== ${suite.progress}`);
+  sections.push(`## ${suite.heading}`, await suite.run());
   flush();
 }
 if (printed < sections.length) flush();
