@@ -45,6 +45,20 @@ test('passing files: one summary summing every file, exit 0, files running at th
   }
 });
 
+test('a run told to stop (SIGTERM, as Ctrl-C or a CI timeout sends) starts no further file and fails', () => {
+  // The file signals the runner (its worker's parent) while it runs; with one worker, b and c come after it.
+  const stopper = `test('stops the run', async () => {
+  process.kill(process.ppid, 'SIGTERM');
+  await new Promise((r) => setTimeout(r, 5_000));
+});
+test.run();
+`;
+  const run = runFixtures({ 'a.test.ts': stopper, 'b.test.ts': passing, 'c.test.ts': passing }, { TEST_WORKERS: '1' });
+  assert.is(run.code, 1, run.stdout + run.stderr);
+  assert.match(run.stderr, /b\.test\.ts: never ran/);
+  assert.match(run.stderr, /c\.test\.ts: never ran/);
+});
+
 test('a failing test fails the run and names its file', () => {
   const run = runFixtures({ 'a.test.ts': passing, 'b.test.ts': failingTest });
   assert.is(run.code, 1);
