@@ -1,7 +1,7 @@
 // `petstore-router/fastify`: the store as a Fastify 5 plugin. Only Fastify's types are imported
 // (an optional peer), never Fastify itself: the host app passes its own instance in.
 import type { FastifyPluginCallback, FastifyReply, FastifyRequest } from 'fastify';
-import type { PetStore } from 'petstore-router';
+import { type PetStore, checkPetStorePluginOptions } from 'petstore-router';
 import { createNodeHandler } from 'petstore-router/node';
 import { bodyAlreadyParsedAnswer } from './parsed-body.js';
 
@@ -39,14 +39,13 @@ export interface PetStorePluginOptions {
  * ```
  */
 export const petStorePlugin: FastifyPluginCallback<PetStorePluginOptions> = (scope, options, done) => {
-  const store = (options as Partial<PetStorePluginOptions> | undefined)?.store;
-  if (typeof store?.fetch !== 'function' || typeof store.basePath !== 'string') {
-    return done(
-      new TypeError('petstore-router/fastify: options.store is required: app.register(petStorePlugin, { store: createPetStore(...) })'),
-    );
+  let checked: ReturnType<typeof checkPetStorePluginOptions>;
+  try {
+    checked = checkPetStorePluginOptions(options, scope.prefix);
+  } catch (error) {
+    return done(error as Error);
   }
-  const path = routePath(store.basePath, scope.prefix);
-  if (path instanceof Error) return done(path);
+  const { store, path } = checked;
   const parsedBody = bodyAlreadyParsedAnswer(
     'a hook of the Fastify app',
     "don't read the body in hooks that run for the store's routes; the plugin reads it raw itself",
@@ -65,12 +64,3 @@ export const petStorePlugin: FastifyPluginCallback<PetStorePluginOptions> = (sco
   scope.all(`${path}/*`, handler);
   done();
 };
-
-/** The base path under the plugin's prefix (`/v1` for `/api/v1` under `/api`). */
-function routePath(basePath: string, prefix: string): string | TypeError {
-  if (prefix === '' || basePath === prefix || basePath.startsWith(`${prefix}/`)) return basePath.slice(prefix.length);
-  return new TypeError(
-    `petstore-router/fastify: registered with prefix ${JSON.stringify(prefix)}, but the store's basePath ${JSON.stringify(basePath)} is not under it: ` +
-      `create the store with basePath: ${JSON.stringify(prefix + basePath)} (the store writes Location and Link from it)`,
-  );
-}

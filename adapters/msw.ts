@@ -2,6 +2,7 @@
 // an app's own fetch calls to a base URL reach a real, stateful pet store (in the browser with
 // `setupWorker`, in Node with `setupServer`). msw is an optional peer dependency.
 import { type HttpHandler, http } from 'msw';
+import { checkMswHandlersArguments } from 'petstore-router';
 
 /** Options of {@link createHandlers}. */
 export interface MswHandlersOptions {
@@ -36,8 +37,7 @@ export interface MswHandlersOptions {
  * ```
  */
 export function createHandlers(given: StoreLike | { readonly store: StoreLike }, options: MswHandlersOptions): HttpHandler[] {
-  const store = storeOf(given);
-  const base = parseBaseUrl(options?.baseUrl);
+  const { store, base } = checkMswHandlersArguments(given, options);
   const prefix = base.pathname.replace(/\/+$/, '');
   const root = `${base.origin}${prefix}${store.basePath}`;
   const answer = async ({ request }: { request: Request }) =>
@@ -48,31 +48,6 @@ export function createHandlers(given: StoreLike | { readonly store: StoreLike },
 }
 
 type StoreLike = { readonly fetch: (request: Request) => Promise<Response>; readonly basePath: string };
-
-/** The store itself, or the `store` of a test store (`createTestStore()` of petstore-router/testing). */
-function storeOf(given: unknown): StoreLike {
-  const isStore = (s: unknown): s is StoreLike =>
-    typeof s === 'object' && s !== null && typeof (s as StoreLike).fetch === 'function' && typeof (s as StoreLike).basePath === 'string';
-  if (isStore(given)) return given;
-  if (typeof given === 'object' && given !== null && isStore((given as { store?: unknown }).store))
-    return (given as { store: StoreLike }).store;
-  throw new TypeError(
-    'petstore-router/msw: createHandlers needs a store: createPetStore(...), createBrowserStore(...), or the `.store` of createTestStore()',
-  );
-}
-
-function parseBaseUrl(baseUrl: unknown): URL {
-  try {
-    if (typeof baseUrl !== 'string') throw new TypeError();
-    const url = new URL(baseUrl);
-    if (url.search !== '' || url.hash !== '') throw new TypeError();
-    return url;
-  } catch {
-    throw new TypeError(
-      `petstore-router/msw: options.baseUrl must be an absolute URL without query or fragment, e.g. 'https://api.example.com' (got ${String(baseUrl)})`,
-    );
-  }
-}
 
 /** The same request with the base URL's path prefix taken off, as the store expects its paths. */
 function unprefixed(request: Request, prefix: string): Request {

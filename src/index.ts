@@ -37,3 +37,16 @@ export type { ResponseFactory } from './http/answer.js';
 export { openApiDocument } from './openapi/document.js';
 export type { OpenApiOptions } from './openapi/document.js';
 export type { OpenApiDocument, OpenApiServer } from './openapi-types.js';
+/** @internal The option checks of the adapters (petstore-router/node, /fastify, /msw): src/options/. */
+export {
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  NODE_HANDLER_OPTION_NAMES,
+  SERVE_OPTION_NAMES,
+  checkNodeHandlerOptions,
+  checkServeOptions,
+  nodeHandlerOptionsOf,
+} from './options/node.js';
+/** @internal */
+export { checkPetStorePluginOptions } from './options/fastify.js';
+/** @internal */
+export { checkMswHandlersArguments } from './options/msw.js';

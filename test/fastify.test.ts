@@ -68,7 +68,7 @@ test('a prefix outside the base path, or no store, fails at registration with wh
   } catch (error) {
     assert.match(
       String(error),
-      /prefix "\/other", but the store's basePath "\/api\/v1" is not under it: create the store with basePath: "\/other\/api\/v1"/,
+      /petstore-router: petStorePlugin: the prefix must be the start of the store's basePath "\/api\/v1" \(got "\/other"\): create the store with basePath: "\/other\/api\/v1"/,
     );
   }
   const again = Fastify();
@@ -76,7 +76,10 @@ test('a prefix outside the base path, or no store, fails at registration with wh
     await again.register(petStorePlugin, {} as never);
     assert.unreachable('registered');
   } catch (error) {
-    assert.match(String(error), /options\.store is required/);
+    assert.match(
+      String(error),
+      /petStorePlugin: options\.store must be a store .* \(got undefined\): app\.register\(petStorePlugin, \{ store/,
+    );
   }
 });
 

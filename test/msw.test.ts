@@ -101,7 +101,8 @@ test('a test store works as it is (its .store is used); anything else is a TypeE
   for (const notAStore of [{}, { fetch: () => {} }, undefined])
     assert.throws(
       () => createHandlers(notAStore as never, { baseUrl: 'https://x.test' }),
-      (e: Error) => e instanceof TypeError && /`\.store` of createTestStore\(\)/.test(e.message),
+      (e: Error) =>
+        e instanceof TypeError && /createHandlers: store must be a store \(.*the \.store of createTestStore\(\)\)/.test(e.message),
     );
 });
 

@@ -351,4 +351,104 @@ test('createTestStore: a db or schema of your own is refused; one key as a strin
   }
 });
 
+// The adapters' options, in the same words (src/options/node.ts, fastify.ts, msw.ts).
+const fetchHandler = { fetch: () => new Response('') };
+
+test('petstore-router/node: createNodeHandler and serve, wrong values and misspelled names', async () => {
+  const { createNodeHandler, serve } = await import('../adapters/node.js');
+  assert.is(
+    thrown(() => createNodeHandler(fetchHandler, { bodyTimeout: 0 })),
+    'petstore-router: createNodeHandler: options.bodyTimeout must be a number of milliseconds (above 0, or Infinity) (got 0)',
+  );
+  assert.match(
+    thrown(() => createNodeHandler(fetchHandler, { batchWrites: 'yes' as never })),
+    'options.batchWrites must be true or false (got a string)',
+  );
+  assert.match(
+    thrown(() => createNodeHandler(fetchHandler, { maxBodyBytes: -1 })),
+    'options.maxBodyBytes must be a number of bytes',
+  );
+  assert.match(
+    thrown(() => createNodeHandler(fetchHandler, { minBodyBytesPerSecond: Infinity })),
+    'options.minBodyBytesPerSecond must be',
+  );
+  assert.is(
+    thrown(() => createNodeHandler(fetchHandler, { bodytimeout: 10 } as never)),
+    'petstore-router: createNodeHandler: options.bodytimeout is not an option (got 10): did you mean bodyTimeout?',
+  );
+  // serve's own names are not createNodeHandler's
+  assert.match(
+    thrown(() => createNodeHandler(fetchHandler, { port: 1 } as never)),
+    'options.port is not an option',
+  );
+  const rejected = async (options: object) => {
+    const error = await serve(fetchHandler, options as never).then(
+      (served) => served.close().then(() => assert.unreachable('served')),
+      (e: unknown) => e,
+    );
+    assert.instance(error, TypeError);
+    return (error as Error).message;
+  };
+  assert.is(await rejected({ prot: 0 }), 'petstore-router: serve: options.prot is not an option (got 0): did you mean port?');
+  assert.match(await rejected({ port: 70_000 }), 'serve: options.port must be a port (0 to 65535; 0 picks a free one) (got 70000)');
+  assert.match(await rejected({ host: '' }), 'serve: options.host must be an address');
+  assert.match(await rejected({ bodyTimeout: -5 }), 'serve: options.bodyTimeout must be a number of milliseconds');
+  assert.match(
+    await rejected({ requestTimeout: 5_000 }),
+    'serve: options.requestTimeout must be 0 or at least headersTimeout (10000) (got 5000)',
+  );
+});
+
+test('petstore-router/fastify: no store, a misspelled name, a prefix the base path is not under', async () => {
+  const { default: Fastify } = await import('fastify');
+  const { petStorePlugin } = await import('../adapters/fastify.js');
+  const store = createPetStore({ db, keys: ['k'], basePath: '/api/v1' });
+  const registered = async (options: object) => {
+    const app = Fastify();
+    try {
+      await app.register(petStorePlugin, options as never);
+      assert.unreachable('registered');
+    } catch (error) {
+      assert.instance(error, TypeError);
+      return (error as Error).message;
+    } finally {
+      await app.close();
+    }
+    return '';
+  };
+  assert.is(
+    await registered({ store: fetchHandler }),
+    'petstore-router: petStorePlugin: options.store must be a store (createPetStore(...), createBrowserStore(...) or the .store of createTestStore()) (got an object): app.register(petStorePlugin, { store: createPetStore(...) })',
+  );
+  assert.is(
+    await registered({ store, prefx: '/api' }),
+    'petstore-router: petStorePlugin: options.prefx is not an option (got a string): did you mean prefix?',
+  );
+  assert.match(
+    await registered({ store, prefix: '/other' }),
+    'petStorePlugin: the prefix must be the start of the store\'s basePath "/api/v1" (got "/other")',
+  );
+});
+
+test('petstore-router/msw: not a store, a misspelled name, a wrong baseUrl', async () => {
+  const { createHandlers } = await import('../adapters/msw.js');
+  const store = createPetStore({ db, keys: ['k'] });
+  assert.match(
+    thrown(() => createHandlers(fetchHandler as never, { baseUrl: 'https://x.test' })),
+    'petstore-router: createHandlers: store must be a store (',
+  );
+  assert.is(
+    thrown(() => createHandlers(store, { baseURL: 'https://x.test' } as never)),
+    'petstore-router: createHandlers: options.baseURL is not an option (got a string): did you mean baseUrl?',
+  );
+  assert.is(
+    thrown(() => createHandlers(store, { baseUrl: '/api' })),
+    'petstore-router: createHandlers: options.baseUrl must be an absolute URL without query or fragment (got "/api"): e.g. { baseUrl: \'https://api.example.com\' }',
+  );
+  assert.match(
+    thrown(() => createHandlers(store, undefined as never)),
+    'createHandlers: options must be an object { baseUrl } (got undefined)',
+  );
+});
+
 test.run();

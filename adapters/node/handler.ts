@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ErrorCode } from 'petstore-router';
+import { ErrorCode, NODE_HANDLER_OPTION_NAMES, checkNodeHandlerOptions } from 'petstore-router';
 import { writeError } from './errors.js';
 import type { BodyLimits, BodyState } from './body-reader.js';
 import { lacksRequiredHost } from './host.js';
@@ -57,6 +57,11 @@ export interface NodeHandlerOptions {
 const DEFAULT_BODY_TIMEOUT_MS = 5_000;
 const DEFAULT_MIN_BODY_BYTES_PER_SECOND = 1_024;
 
+// NODE_HANDLER_OPTION_NAMES names exactly the options above (a name missing on either side fails to compile).
+type Named = (typeof NODE_HANDLER_OPTION_NAMES)[number];
+const optionNamesMatch: [Named, keyof NodeHandlerOptions] extends [keyof NodeHandlerOptions, Named] ? true : never = true;
+void optionNamesMatch;
+
 /** A `node:http` request listener. */
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -77,21 +82,14 @@ export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
  * ```
  */
 export function createNodeHandler(handler: FetchHandler, options: NodeHandlerOptions = {}): NodeListener {
+  checkNodeHandlerOptions(options);
   const onError = options.onError ?? defaultOnError;
-  const maxBodyBytes = options.maxBodyBytes ?? Number.POSITIVE_INFINITY;
-  if (!(maxBodyBytes >= 0)) throw new RangeError('petstore-router/node: maxBodyBytes must be a number of bytes (0 or more)');
   const limits: BodyLimits = {
-    maxBytes: maxBodyBytes,
+    maxBytes: options.maxBodyBytes ?? Number.POSITIVE_INFINITY,
     timeoutMs: options.bodyTimeout ?? DEFAULT_BODY_TIMEOUT_MS,
     minBytesPerSecond: options.minBodyBytesPerSecond ?? DEFAULT_MIN_BODY_BYTES_PER_SECOND,
   };
-  if (!(limits.timeoutMs > 0))
-    throw new RangeError('petstore-router/node: bodyTimeout must be a number of milliseconds (above 0, or Infinity)');
-  if (!(limits.minBytesPerSecond > 0 && Number.isFinite(limits.minBytesPerSecond))) {
-    throw new RangeError('petstore-router/node: minBodyBytesPerSecond must be a number of bytes (above 0)');
-  }
   const batchWrites = options.batchWrites ?? true;
-  if (typeof batchWrites !== 'boolean') throw new TypeError('petstore-router/node: batchWrites must be true or false');
   const batch = batchWrites ? new AnswerBatch((res, error, close) => failed(res, error, onError, close)) : undefined;
   return (req, res) => {
     handle(handler, req, res, onError, limits, batch).catch((error) => {

@@ -1,6 +1,6 @@
 import { type Server, type ServerResponse, createServer, maxHeaderSize } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { ErrorCode } from 'petstore-router';
+import { DEFAULT_HEADERS_TIMEOUT_MS, ErrorCode, SERVE_OPTION_NAMES, checkServeOptions, nodeHandlerOptionsOf } from 'petstore-router';
 import { DEFAULT_HOST } from '../listen-host.js';
 import { rawErrorResponse } from './errors.js';
 import { type FetchHandler, type NodeHandlerOptions, createNodeHandler } from './handler.js';
@@ -20,6 +20,11 @@ export interface ServeOptions extends NodeHandlerOptions {
   /** `close()` waits this long for in-flight requests, then destroys the remaining sockets. @default 10_000 */
   shutdownTimeout?: number;
 }
+
+// SERVE_OPTION_NAMES names exactly the options above (a name missing on either side fails to compile).
+type Named = (typeof SERVE_OPTION_NAMES)[number];
+const optionNamesMatch: [Named, keyof ServeOptions] extends [keyof ServeOptions, Named] ? true : never = true;
+void optionNamesMatch;
 
 /** A running server, from {@link serve}. */
 export interface Served {
@@ -49,13 +54,11 @@ export interface Served {
  * ```
  */
 export async function serve(handler: FetchHandler, options: ServeOptions = {}): Promise<Served> {
+  checkServeOptions(options);
   const host = options.host ?? DEFAULT_HOST;
-  const headersTimeout = options.headersTimeout ?? 10_000;
+  const headersTimeout = options.headersTimeout ?? DEFAULT_HEADERS_TIMEOUT_MS;
   const requestTimeout = options.requestTimeout ?? Math.max(30_000, headersTimeout);
   const shutdownTimeout = options.shutdownTimeout ?? 10_000;
-  if (requestTimeout > 0 && requestTimeout < headersTimeout) {
-    throw new RangeError('petstore-router/node: requestTimeout must be 0 or at least headersTimeout');
-  }
   const server = createServer({
     headersTimeout,
     requestTimeout,
@@ -67,7 +70,7 @@ export async function serve(handler: FetchHandler, options: ServeOptions = {}): 
     requireHostHeader: false,
   });
 
-  const listener = createNodeHandler(handler, options);
+  const listener = createNodeHandler(handler, nodeHandlerOptionsOf(options));
   // Each open connection with its latest response, so a parser error or the shutdown can tell
   // whether an answer is under way on it (from the public 'connection' and 'request' events: no
   // socket internals). Connections, not requests, are the keys: a Set that every request entered
