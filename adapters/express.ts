@@ -1,7 +1,7 @@
 // `petstore-router/express`: the store as Express (4 or 5) middleware. Typed structurally with
 // node:http types plus the few Express members we read, so our public types need no express types.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { PetStore } from 'petstore-router';
+import { type PetStore, checkStore } from 'petstore-router';
 import { createNodeHandler } from 'petstore-router/node';
 import { bodyAlreadyParsedAnswer } from './parsed-body.js';
 
@@ -51,7 +51,7 @@ export type PetStoreMiddleware = (req: ExpressLikeRequest, res: ServerResponse, 
  * ```
  */
 export function petStoreExpress(store: PetStore): PetStoreMiddleware {
-  const { basePath } = store;
+  const { basePath } = checkStore('petStoreExpress', 'store', store, 'app.use(petStoreExpress(createPetStore(...)))');
   const parsedBody = bodyAlreadyParsedAnswer(
     'a body parser mounted before petStoreExpress (express.json(), express.text(), express.raw(), ...)',
     'mount petStoreExpress(store) before body parsers, or mount the parsers on your own routes only',

@@ -50,3 +50,5 @@ export {
 export { checkPetStorePluginOptions } from './options/fastify.js';
 /** @internal */
 export { checkMswHandlersArguments } from './options/msw.js';
+/** @internal */
+export { checkStore } from './options/store-like.js';

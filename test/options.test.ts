@@ -451,4 +451,12 @@ test('petstore-router/msw: not a store, a misspelled name, a wrong baseUrl', asy
   );
 });
 
+test('petstore-router/express: not a store is named at once', async () => {
+  const { petStoreExpress } = await import('../adapters/express.js');
+  assert.match(
+    thrown(() => petStoreExpress(undefined as never)),
+    'petstore-router: petStoreExpress: store must be a store (createPetStore(...), createBrowserStore(...) or the .store of createTestStore()) (got undefined): app.use(petStoreExpress(createPetStore(...)))',
+  );
+});
+
 test.run();
