@@ -122,7 +122,9 @@ postgresTest(
       );
       assert.match(failed, /^petstore-router migration failed: .*petstore_orders/, failed);
       assert.equal(await tables(), [], "the failed migration's tables, and Kysely's bookkeeping tables, are rolled back");
-      const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_locks where locktype = 'advisory'`.execute(db);
+      const { rows } = await sql<{
+        n: number;
+      }>`select count(*)::int as n from pg_locks where locktype = 'advisory' and pid = pg_backend_pid()`.execute(db);
       assert.is(rows[0]!.n, 0, 'the connection that migrated holds no advisory lock (Kysely takes a session lock)');
 
       await sql`drop view petstore_orders`.execute(db);
