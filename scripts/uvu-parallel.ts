@@ -100,9 +100,18 @@ function workerProcess(env: Record<string, string>): Promise<void> {
       finish({ name: current.name, output: output.slice(0, at), code, cpu, ms: performance.now() - current.started });
       output = output.slice(end + 1);
       current = undefined;
+      if (ready) dispatch();
     }
   });
+  // The worker asks for its next file over IPC, which may overtake the end of the last file's report
+  // on stdout: the next file goes only once that report is in, so no report is counted under the next name.
+  let ready = false;
   child.on('message', () => {
+    if (current) ready = true;
+    else dispatch();
+  });
+  const dispatch = () => {
+    ready = false;
     const next = queue.shift();
     if (next) {
       current = { name: next.name, started: performance.now() };
@@ -116,7 +125,7 @@ function workerProcess(env: Record<string, string>): Promise<void> {
       finish({ name: '(worker exit)', output: '', code: 1, ms: 0, cpu: 0 });
       child.kill('SIGKILL');
     }, 60_000);
-  });
+  };
   return new Promise((resolve) => {
     child.on('exit', (code, signal) => {
       clearTimeout(exitTimer);
