@@ -1,5 +1,6 @@
 // `petstore-router/bun`: serve a store with `Bun.serve`. Typed with the few members we use, so our
 // public types need no @types/bun and this file typechecks under Node too.
+import { type BUN_SERVE_OPTION_NAMES, type StoreLike, checkRuntimeServeArguments } from 'petstore-router';
 import { DEFAULT_HOST } from './listen-host.js';
 
 /** Options of {@link serve}: the subset of Bun's serve options this helper passes on. */
@@ -8,7 +9,7 @@ export interface BunServeOptions {
   port?: number;
   /** Address to listen on (`'0.0.0.0'` for every interface). @default '127.0.0.1' (unlike Bun's own default) */
   hostname?: string;
-  /** Seconds a connection may stay idle before Bun closes it. @default 10 (Bun's default) */
+  /** Seconds a connection may stay idle before Bun closes it (0 to 255). @default 10 (Bun's default) */
   idleTimeout?: number;
 }
 
@@ -22,12 +23,18 @@ export interface BunServer {
   stop(closeActiveConnections?: boolean): Promise<void> | void;
 }
 
+// BUN_SERVE_OPTION_NAMES names exactly the options above (a name missing on either side fails to compile).
+type Named = (typeof BUN_SERVE_OPTION_NAMES)[number];
+const optionNamesMatch: [Named, keyof BunServeOptions] extends [keyof BunServeOptions, Named] ? true : never = true;
+void optionNamesMatch;
+
 interface BunGlobal {
   serve(options: BunServeOptions & { fetch: (request: Request) => Response | Promise<Response> }): BunServer;
 }
 
 /**
- * Serves `store` with `Bun.serve`. Throws a clear error when not running on Bun.
+ * Serves `store` with `Bun.serve`. Throws a clear error when not running on Bun, and a TypeError
+ * naming the option for a wrong or misspelled one.
  *
  * @example
  * ```ts
@@ -40,7 +47,8 @@ interface BunGlobal {
  * console.log(`listening on ${server.url}`)
  * ```
  */
-export function serve(store: { readonly fetch: (request: Request) => Promise<Response> }, options: BunServeOptions = {}): BunServer {
+export function serve(store: StoreLike, options: BunServeOptions = {}): BunServer {
+  checkRuntimeServeArguments('bun', store, options);
   const bun = (globalThis as { Bun?: Partial<BunGlobal> }).Bun;
   if (typeof bun?.serve !== 'function') {
     throw new Error('petstore-router/bun: Bun.serve is not available; this helper runs on Bun (on Node.js use petstore-router/node)');

@@ -1,5 +1,6 @@
 // `petstore-router/deno`: serve a store with `Deno.serve`. Typed with the few members we use, so
 // our public types need no Deno type package and this file typechecks under Node too.
+import { type DENO_SERVE_OPTION_NAMES, type StoreLike, checkRuntimeServeArguments } from 'petstore-router';
 import { DEFAULT_HOST } from './listen-host.js';
 
 /** Options of {@link serve}: the subset of `Deno.ServeOptions` this helper passes on. */
@@ -23,12 +24,18 @@ export interface DenoServer {
   shutdown(): Promise<void>;
 }
 
+// DENO_SERVE_OPTION_NAMES names exactly the options above (a name missing on either side fails to compile).
+type Named = (typeof DENO_SERVE_OPTION_NAMES)[number];
+const optionNamesMatch: [Named, keyof DenoServeOptions] extends [keyof DenoServeOptions, Named] ? true : never = true;
+void optionNamesMatch;
+
 interface DenoGlobal {
   serve(options: DenoServeOptions, handler: (request: Request) => Response | Promise<Response>): DenoServer;
 }
 
 /**
- * Serves `store` with `Deno.serve`. Throws a clear error when not running on Deno.
+ * Serves `store` with `Deno.serve`. Throws a clear error when not running on Deno, and a TypeError
+ * naming the option for a wrong or misspelled one.
  *
  * @example
  * ```ts
@@ -41,7 +48,8 @@ interface DenoGlobal {
  * // later: await server.shutdown()
  * ```
  */
-export function serve(store: { readonly fetch: (request: Request) => Promise<Response> }, options: DenoServeOptions = {}): DenoServer {
+export function serve(store: StoreLike, options: DenoServeOptions = {}): DenoServer {
+  checkRuntimeServeArguments('deno', store, options);
   const deno = (globalThis as { Deno?: Partial<DenoGlobal> }).Deno;
   if (typeof deno?.serve !== 'function') {
     throw new Error(

@@ -2,7 +2,7 @@
 // an app's own fetch calls to a base URL reach a real, stateful pet store (in the browser with
 // `setupWorker`, in Node with `setupServer`). msw is an optional peer dependency.
 import { type HttpHandler, http } from 'msw';
-import { checkMswHandlersArguments } from 'petstore-router';
+import { type StoreLike, checkMswHandlersArguments } from 'petstore-router';
 
 /** Options of {@link createHandlers}. */
 export interface MswHandlersOptions {
@@ -46,8 +46,6 @@ export function createHandlers(given: StoreLike | { readonly store: StoreLike },
   const paths = store.basePath === '' ? [`${root}/`, `${root}/*`] : [root, `${root}/`, `${root}/*`];
   return paths.map((path) => http.all(path, answer));
 }
-
-type StoreLike = { readonly fetch: (request: Request) => Promise<Response>; readonly basePath: string };
 
 /** The same request with the base URL's path prefix taken off, as the store expects its paths. */
 function unprefixed(request: Request, prefix: string): Request {

@@ -52,3 +52,6 @@ export { checkPetStorePluginOptions } from './options/fastify.js';
 export { checkMswHandlersArguments } from './options/msw.js';
 /** @internal */
 export { checkStore } from './options/store-like.js';
+/** @internal */
+export { BUN_SERVE_OPTION_NAMES, DENO_SERVE_OPTION_NAMES, checkRuntimeServeArguments } from './options/runtime-serve.js';
+export type { StoreLike } from './options/store-like.js';

@@ -451,6 +451,39 @@ test('petstore-router/msw: not a store, a misspelled name, a wrong baseUrl', asy
   );
 });
 
+test('petstore-router/deno and /bun: not a store, a misspelled name, a wrong value, before the runtime is asked', async () => {
+  const { serve: serveDeno } = await import('../adapters/deno.js');
+  const { serve: serveBun } = await import('../adapters/bun.js');
+  const store = createPetStore({ db, keys: ['k'] });
+  assert.match(
+    thrown(() => serveDeno(fetchHandler as never)),
+    'petstore-router: deno serve: store must be a store (',
+  );
+  assert.is(
+    thrown(() => serveDeno(store, { hostName: '0.0.0.0' } as never)),
+    'petstore-router: deno serve: options.hostName is not an option (got a string): did you mean hostname?',
+  );
+  assert.is(
+    thrown(() => serveDeno(store, { port: '8080' } as never)),
+    'petstore-router: deno serve: options.port must be a port (0 to 65535; 0 picks a free one) (got a string)',
+  );
+  assert.match(
+    thrown(() => serveDeno(store, { signal: {} } as never)),
+    'deno serve: options.signal must be an AbortSignal',
+  );
+  assert.is(
+    thrown(() => serveBun(store, { idleTimeout: 300 })),
+    'petstore-router: bun serve: options.idleTimeout must be a whole number of seconds (0 to 255) (got 300)',
+  );
+  assert.is(
+    thrown(() => serveBun(store, { signal: new AbortController().signal } as never)),
+    'petstore-router: bun serve: options.signal is not an option (got an AbortSignal): the options are port, hostname, idleTimeout',
+  );
+  // Right options reach the runtime check: off Deno and Bun, that is the error.
+  assert.throws(() => serveDeno(store, { port: 0, hostname: '::', onListen: () => {} }), /Deno\.serve is not available/);
+  assert.throws(() => serveBun(store, { port: 0, idleTimeout: 255 }), /Bun\.serve is not available/);
+});
+
 test('petstore-router/express: not a store is named at once', async () => {
   const { petStoreExpress } = await import('../adapters/express.js');
   assert.match(
