@@ -79,6 +79,8 @@ postgresTest(test, "on PostgreSQL, waiting for another process's migration is no
   const holder = await createPostgresDatabase({ connectionString: url, max: 1 }, { migrate: false });
   const waiter = await createPostgresDatabase({ connectionString: url, max: 1, statement_timeout: 1500 }, { migrate: false });
   try {
+    // This worker's database may be new (npm test runs files in any order): migrated first, so the waiter has nothing to apply.
+    await migrate(holder);
     let released!: () => void;
     const held = holder.transaction().execute(async (trx) => {
       await sql`select pg_advisory_xact_lock(8099007544119226981)`.execute(trx);
