@@ -1,11 +1,10 @@
 // `petstore-router/pglite`: embedded PostgreSQL (WASM) for tests, demos and the standalone server.
 import { checkPGliteOptions } from './options/pglite.js';
 import type { Kysely } from 'kysely';
-import { opened, pgliteKysely } from './drivers/pglite/database.js';
 import { type PGliteInstance, newPGlite } from './drivers/pglite/instance.js';
+import { pgliteWasmModule } from './drivers/pglite/wasm.js';
+import { holdsDatabase } from './snapshot/data-dir.js';
 import type { Database } from './storage/database.js';
-import { migrateOrDestroy } from './storage/migrate.js';
-import { migrationsCurrent } from './storage/migrations-current.js';
 
 /** Options of {@link createPGliteDatabase}. */
 export interface PGliteDatabaseOptions {
@@ -47,22 +46,26 @@ export function createPGliteDatabase(options: PGliteDatabaseOptions = {}): Promi
   return openPGliteDatabase(options);
 }
 
+// This module loads no Kysely: importing it costs PGlite's own modules only, so PGlite's start
+// (its WebAssembly's compile first) begins at once and Kysely (some 260 modules) loads meanwhile.
 async function openPGliteDatabase(options: PGliteDatabaseOptions): Promise<Kysely<Database>> {
-  if (options.pglite) {
-    const db = pgliteKysely<Database>(options.pglite, false);
-    return options.migrate === false ? opened(db) : migrateOrDestroy(db);
-  }
+  const migrate = options.migrate !== false;
+  if (options.pglite) return (await import('./storage/pglite-kysely.js')).migratedKysely(options.pglite, false, migrate);
   // PGlite's WebAssembly compiles (on V8's background threads) while the snapshot is read and
-  // checked, and while a caller loads its own modules (the standalone server: adapters/cli/serve.ts).
-  const wasm = import('./drivers/pglite/wasm.js').then(
-    ({ pgliteWasmModule }) => pgliteWasmModule(),
-    () => undefined,
-  );
-  const snapshot = options.migrate === false ? undefined : await snapshotFor(options);
+  // checked, and while Kysely and a caller's own modules load (the standalone server: adapters/cli/serve.ts).
+  const wasm = pgliteWasmModule(); // started before this function first waits
+  const kysely = import('./storage/pglite-kysely.js');
+  kysely.catch(() => {}); // awaited once PGlite is started
+  const snapshot = migrate ? await snapshotFor(options) : undefined;
   const pglite = newPGlite({ dataDir: options.dataDir, loadDataDir: snapshot, pgliteWasmModule: await wasm });
-  const db = pgliteKysely<Database>(pglite, true);
-  // A snapshot, or a data directory opened again, is normally migrated already: one select says so.
-  return options.migrate === false ? opened(db) : (await migrationsCurrent(db)) ? opened(db) : migrateOrDestroy(db);
+  let open: typeof import('./storage/pglite-kysely.js');
+  try {
+    open = await kysely;
+  } catch (error) {
+    await pglite.close().catch(() => {});
+    throw error;
+  }
+  return open.migratedKysely(pglite, true, migrate);
 }
 
 /**
@@ -72,10 +75,7 @@ async function openPGliteDatabase(options: PGliteDatabaseOptions): Promise<Kysel
 async function snapshotFor(options: PGliteDatabaseOptions): Promise<Blob | undefined> {
   if (options.snapshot === false) return undefined;
   if (options.dataDir === undefined && options.snapshot !== undefined) return options.snapshot;
-  if (options.dataDir !== undefined) {
-    const { holdsDatabase } = await import('./snapshot/data-dir.js');
-    if (holdsDatabase(options.dataDir)) return undefined;
-  }
+  if (options.dataDir !== undefined && holdsDatabase(options.dataDir)) return undefined;
   const { startingSnapshot } = await import('./snapshot/cache.js');
   return startingSnapshot(options.dataDir, options.snapshot);
 }

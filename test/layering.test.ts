@@ -233,4 +233,30 @@ test('the core and the library adapters never import prom-client (only the stand
   );
 });
 
+/** Every package a module of src/ loads with it: its static value imports, followed through our own files. */
+function staticPackages(entry: string): Set<string> {
+  const packages = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const re = /^\s*(?:import|export)\s+(?!type\s)(?:[^'"]*?\sfrom\s+)?['"]([^'"]+)['"]/gm;
+    for (const [, specifier] of code(file).matchAll(re)) {
+      if (specifier!.startsWith('.')) visit(relative(root, join(root, file, '..', specifier!)).replace(/\.js$/, '.ts'));
+      else packages.add(specifier!);
+    }
+  };
+  visit(entry);
+  return packages;
+}
+
+test('importing petstore-router/pglite loads no Kysely: PGlite starts while Kysely loads (src/pglite.ts)', () => {
+  const loaded = [...staticPackages('src/pglite.ts')];
+  assert.ok(loaded.includes('@electric-sql/pglite'), loaded.join(', '));
+  assert.equal(
+    loaded.filter((name) => /^kysely(\/|$)/.test(name)),
+    [],
+  );
+});
+
 test.run();

@@ -9,6 +9,7 @@ import { CliError, describe } from './errors.js';
 export async function openDatabase(
   target: { database?: string; dataDir: string; preparedStatements?: false; readReplicas?: string[]; operating?: { dbMaxWaitMs?: number } },
   migrate = true,
+  pglite?: typeof import('petstore-router/pglite'),
 ): Promise<Kysely<Database>> {
   try {
     if (target.database !== undefined) {
@@ -20,7 +21,7 @@ export async function openDatabase(
         ...(target.operating?.dbMaxWaitMs !== undefined ? { maxWaitMs: target.operating.dbMaxWaitMs } : {}),
       });
     }
-    const { createPGliteDatabase } = await import('petstore-router/pglite');
+    const { createPGliteDatabase } = pglite ?? (await import('petstore-router/pglite'));
     return await createPGliteDatabase({ dataDir: target.dataDir, migrate });
   } catch (error) {
     const missing = /Cannot find (?:package|module) '(@electric-sql\/pglite|pg)'/.exec(describe(error));

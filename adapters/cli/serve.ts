@@ -30,9 +30,10 @@ interface Http {
  * modules load meanwhile (docs/performance.md, "First store and first start").
  */
 async function openWithHttp(command: ServeCommand, migrate?: false): Promise<{ db: Kysely<Database>; http: Http }> {
-  // PGlite's entry first: the compile of its WebAssembly then starts before the other modules load.
-  if (command.database === undefined) await import('petstore-router/pglite').catch(() => {}); // a failure is openDatabase's to report
-  const opening = openDatabase(command, migrate);
+  // PGlite's entry first, handed to openDatabase so that PGlite's open (the compile of its
+  // WebAssembly first) starts before the other modules load: an import issued after theirs waits for them.
+  const pglite = command.database === undefined ? await import('petstore-router/pglite').catch(() => undefined) : undefined; // a failure is openDatabase's to report
+  const opening = openDatabase(command, migrate, pglite);
   const loading = Promise.all([
     import('petstore-router'),
     import('petstore-router/node'),

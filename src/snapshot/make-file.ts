@@ -1,10 +1,10 @@
 // Node side of the browser's snapshot file (file.ts): `petstore-router snapshot <file>` and
 // `browserSnapshot()` of `petstore-router/pglite` make it from the pre-migrated snapshot of this
 // machine's cache (cache.ts), or from a fresh one when the cache is off.
-import { newPGlite } from '../drivers/pglite/database.js';
+// Only PGlite's modules here: `petstore-router/pglite` re-exports this, and its import loads no
+// Kysely (src/pglite.ts); the snapshot code that does is loaded when a file is made.
+import { newPGlite } from '../drivers/pglite/instance.js';
 import { pgliteRelease } from '../drivers/pglite/page.js';
-import { encodeSnapshotFile } from './file.js';
-import { migratedSnapshot } from './snapshot.js';
 
 /** Options of {@link browserSnapshot}. */
 export interface BrowserSnapshotOptions {
@@ -30,7 +30,11 @@ export interface BrowserSnapshotOptions {
  * ```
  */
 export async function browserSnapshot(options: BrowserSnapshotOptions = {}): Promise<Uint8Array> {
-  const { cachedSnapshot } = await import('./cache.js');
+  const [{ cachedSnapshot }, { migratedSnapshot }, { encodeSnapshotFile }] = await Promise.all([
+    import('./cache.js'),
+    import('./snapshot.js'),
+    import('./file.js'),
+  ]);
   const tarball = (await cachedSnapshot()) ?? (await migratedSnapshot());
   // Started once from the tarball: it must start, and the page compares the release it names.
   const pglite = newPGlite({ loadDataDir: tarball });

@@ -32,7 +32,9 @@ const scripts = {
 const pglite = await PGlite.create();
 console.log('ready');
 await pglite.close();`,
+  // Stopped with SIGTERM like serve, and like serve it closes its directory before it exits.
   'bare-dir.mjs': `import { PGlite } from '@electric-sql/pglite';
+process.on('SIGTERM', () => {});
 const pglite = await PGlite.create({ dataDir: process.argv[2] });
 console.log('ready');
 await pglite.close();`,
@@ -48,7 +50,10 @@ await (await createPGliteDatabase()).destroy();
 await (await createTestStore()).close();`,
 };
 
-/** ms from spawn until the child prints a line matching `ready` (then the child is left to finish or killed). */
+/**
+ * ms from spawn until the child prints a line matching `ready` (and `after` is done); the child is
+ * then stopped, and the promise settles once it has exited, so no run overlaps the next one.
+ */
 function timeTo(args: string[], ready: RegExp, env: NodeJS.ProcessEnv = {}, after?: (line: string) => Promise<void>): Promise<number> {
   return new Promise((resolve, reject) => {
     const began = performance.now();
@@ -60,6 +65,7 @@ function timeTo(args: string[], ready: RegExp, env: NodeJS.ProcessEnv = {}, afte
     let out = '';
     let err = '';
     let done = false;
+    let result: { ms: number } | { error: Error } | undefined;
     child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
@@ -68,15 +74,19 @@ function timeTo(args: string[], ready: RegExp, env: NodeJS.ProcessEnv = {}, afte
       done = true;
       (after ? after(line) : Promise.resolve()).then(
         () => {
-          const ms = performance.now() - began;
+          result = { ms: performance.now() - began };
           child.kill('SIGTERM');
-          resolve(ms);
         },
-        (error: unknown) => (child.kill('SIGKILL'), reject(error as Error)),
+        (error: unknown) => {
+          result = { error: error as Error };
+          child.kill('SIGKILL');
+        },
       );
     });
-    child.on('exit', (code) => {
-      if (!done) reject(new Error(`${args.join(' ')} exited (${code}) before answering: ${err.slice(-2000)}`));
+    child.on('close', (code) => {
+      if (result === undefined) reject(new Error(`${args.join(' ')} exited (${code}) before answering: ${err.slice(-2000)}`));
+      else if ('error' in result) reject(result.error);
+      else resolve(result.ms);
     });
   });
 }
