@@ -19,6 +19,8 @@ export interface ServeCommand {
   docs: boolean;
   /** `--no-prepared-statements`: name no statement on PostgreSQL (a pooler that refuses them). */
   preparedStatements?: false;
+  /** `--no-session-statement-timeout`: bound creates with SET LOCAL, never the session's setting (a pooler that passes it on unkept). */
+  sessionStatementTimeout?: false;
   /** `--read-replica URL` (repeatable) or PETSTORE_READ_REPLICA_URLS: read replicas of `database`. */
   readReplicas?: string[];
   /** --access-log, --metrics-port/--metrics-host, --cors-origin. */
@@ -81,6 +83,7 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeCommand {
     'rate-limit': { type: 'string' },
     'no-docs': { type: 'boolean' },
     'no-prepared-statements': { type: 'boolean' },
+    'no-session-statement-timeout': { type: 'boolean' },
     'read-replica': { type: 'string', multiple: true },
     ...OPERATING_OPTIONS,
   });
@@ -106,6 +109,10 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeCommand {
   if (values['no-prepared-statements']) {
     if (database === undefined) throw usage('--no-prepared-statements needs PostgreSQL (--database URL or DATABASE_URL)');
     command.preparedStatements = false;
+  }
+  if (values['no-session-statement-timeout']) {
+    if (database === undefined) throw usage('--no-session-statement-timeout needs PostgreSQL (--database URL or DATABASE_URL)');
+    command.sessionStatementTimeout = false;
   }
   const replicas = readReplicas(values['read-replica'], env);
   if (replicas !== undefined) {

@@ -7,7 +7,14 @@ import { CliError, describe } from './errors.js';
  * PGlite in `dataDir`. Drivers are imported only when needed. Failures become one clear line.
  */
 export async function openDatabase(
-  target: { database?: string; dataDir: string; preparedStatements?: false; readReplicas?: string[]; operating?: { dbMaxWaitMs?: number } },
+  target: {
+    database?: string;
+    dataDir: string;
+    preparedStatements?: false;
+    sessionStatementTimeout?: false;
+    readReplicas?: string[];
+    operating?: { dbMaxWaitMs?: number };
+  },
   migrate = true,
   pglite?: typeof import('petstore-router/pglite'),
 ): Promise<Kysely<Database>> {
@@ -17,6 +24,7 @@ export async function openDatabase(
       return await createPostgresDatabase(target.database, {
         migrate,
         ...(target.preparedStatements === false ? { preparedStatements: false } : {}),
+        ...(target.sessionStatementTimeout === false ? { sessionStatementTimeout: false } : {}),
         ...(target.readReplicas === undefined ? {} : { readReplicas: target.readReplicas }),
         ...(target.operating?.dbMaxWaitMs !== undefined ? { maxWaitMs: target.operating.dbMaxWaitMs } : {}),
       });

@@ -1,7 +1,8 @@
 export const USAGE = `Usage:
   petstore-router serve [--port 8080] [--host 127.0.0.1] [--database URL | --data-dir DIR]
                         [--keys-file FILE] [--workers N] [--rate-limit LIMIT/SECONDS] [--no-docs]
-                        [--no-prepared-statements] [--read-replica URL ...] [--access-log]
+                        [--no-prepared-statements] [--no-session-statement-timeout]
+                        [--read-replica URL ...] [--access-log]
                         [--metrics-port P [--metrics-host H]] [--cors-origin ORIGIN ...]
                         [--max-in-flight N] [--db-max-wait-ms MS] [--server-timing] [--otel]
   petstore-router migrate --database URL
@@ -33,6 +34,9 @@ Options:
   --no-prepared-statements
                     name no statement on PostgreSQL: for a transaction-mode pooler known to
                     refuse named statements (without it, naming stops at the first refusal)
+  --no-session-statement-timeout
+                    bound each create with SET LOCAL statement_timeout, never as a startup
+                    parameter: for a pooler that passes it on without keeping it per client
   --read-replica URL
                     a streaming replica of the database to read from (repeatable; default: the
                     comma-separated PETSTORE_READ_REPLICA_URLS). Reads run on a replica only
