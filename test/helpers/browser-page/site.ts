@@ -44,12 +44,17 @@ export async function servedDir(page = 'page.ts'): Promise<string> {
   return dir;
 }
 
-/** Serves `dir` on 127.0.0.1; `origin` is where. */
-export async function serveDir(dir: string): Promise<{ server: Server; origin: string }> {
+/**
+ * Serves `dir` on 127.0.0.1; `origin` is where. `cacheable` (the default) sends `Cache-Control` as a
+ * static server's files have it: chromium then keeps pglite.wasm and its compiled code across tabs
+ * and reloads; without it every page load fetches and compiles the wasm again.
+ */
+export async function serveDir(dir: string, cacheable = true): Promise<{ server: Server; origin: string }> {
+  const caching = cacheable ? { 'cache-control': 'max-age=3600' } : {};
   const server = createServer((req, res) => {
     const path = join(dir, new URL(req.url ?? '/', 'http://x').pathname.replace(/\/$/, '/index.html'));
     if (!path.startsWith(dir) || !existsSync(path)) return void res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' }).end(readFileSync(path));
+    res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream', ...caching }).end(readFileSync(path));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
