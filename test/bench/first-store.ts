@@ -17,7 +17,7 @@
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { config } from './config.js';
@@ -133,6 +133,7 @@ export async function runFirstStore(log: (s: string) => void): Promise<string> {
   const scratch = mkdtempSync(join(dir, 'data-'));
   try {
     // The snapshot cache is made once per machine: made here (or found), so the runs below load it.
+    const loadBefore = loadavg()[0]!;
     const t = performance.now();
     await promisify(execFile)(process.execPath, [script('warm-cache.mjs')], { cwd: root });
     const warm = performance.now() - t;
@@ -214,7 +215,8 @@ export async function runFirstStore(log: (s: string) => void): Promise<string> {
             'bare PGlite opening it ready, page cache cold',
           ),
         ],
-      ) + `\n\nMedians of ${RUNS} fresh processes each, interleaved. The snapshot cache was made (or found) first: ${fmt.int(warm)} ms.`
+      ) +
+      `\n\nMedians of ${RUNS} fresh processes each, interleaved. The snapshot cache was made (or found) first: ${fmt.int(warm)} ms. Load average (1 min): ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after.`
     );
   } finally {
     rmSync(scratch, { recursive: true, force: true });
