@@ -79,6 +79,14 @@ export function wholeAtLeast(value: unknown, least: number): value is number {
   return Number.isInteger(value) && (value as number) >= least;
 }
 
+/** Where a server listens: the check and the words of every serve helper's `port` and host option. */
+export const LISTEN = {
+  port: (v: unknown) => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 65_535,
+  portExpected: 'a port (0 to 65535; 0 picks a free one)',
+  host: (v: unknown) => typeof v === 'string' && v !== '',
+  hostExpected: "an address, e.g. '127.0.0.1' or '0.0.0.0'",
+} as const;
+
 /**
  * A checker of the options of one function: `check(path, value, ok, expected, hint?)` throws the
  * error of `options.<path>` unless `value` is absent (undefined) or passes `ok`.

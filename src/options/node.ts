@@ -1,6 +1,6 @@
 // The options of petstore-router/node: createNodeHandler's, and serve's (the handler's and the
 // server's). Checked at creation, synchronously, in the one message style of check.ts.
-import { checkOptionNames, checkerOf, isObject, optionError } from './check.js';
+import { LISTEN, checkOptionNames, checkerOf, isObject, optionError } from './check.js';
 
 /** Every option of createNodeHandler; adapters/node/handler.ts keeps it equal to NodeHandlerOptions. */
 export const NODE_HANDLER_OPTION_NAMES = ['onError', 'maxBodyBytes', 'bodyTimeout', 'minBodyBytesPerSecond', 'batchWrites'] as const;
@@ -51,13 +51,8 @@ export function checkServeOptions(options: unknown): void {
   if (options === undefined) return;
   const given = options as Record<string, unknown>;
   const check = checkerOf(where);
-  check(
-    'port',
-    given.port,
-    (v) => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 65_535,
-    'a port (0 to 65535; 0 picks a free one)',
-  );
-  check('host', given.host, (v) => typeof v === 'string' && v !== '', "an address, e.g. '127.0.0.1' or '0.0.0.0'");
+  check('port', given.port, LISTEN.port, LISTEN.portExpected);
+  check('host', given.host, LISTEN.host, LISTEN.hostExpected);
   for (const name of ['headersTimeout', 'requestTimeout', 'keepAliveTimeout', 'shutdownTimeout'] as const) {
     check(name, given[name], milliseconds, 'a number of milliseconds (0 or more)');
   }

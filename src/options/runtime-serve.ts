@@ -1,6 +1,6 @@
 // The options of petstore-router/deno's and /bun's serve(store, options), checked before the
 // runtime's own serve sees them: Deno and Bun ignore a misspelled name and listen anyway.
-import { checkOptionNames, checkerOf, isObject, optionError } from './check.js';
+import { LISTEN, checkOptionNames, checkerOf, isObject, optionError } from './check.js';
 import { checkStore } from './store-like.js';
 
 /** Every option of petstore-router/deno's serve; adapters/deno.ts keeps it equal to DenoServeOptions. */
@@ -9,8 +9,6 @@ export const DENO_SERVE_OPTION_NAMES = ['port', 'hostname', 'signal', 'onListen'
 export const BUN_SERVE_OPTION_NAMES = ['port', 'hostname', 'idleTimeout'] as const;
 
 const HINT = 'serve(createPetStore(...), { port: 8080 })';
-const isPort = (v: unknown) => Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 65_535;
-const isHost = (v: unknown) => typeof v === 'string' && v !== '';
 
 /** Throws a TypeError unless `store` is a store and `options` are serve's of `runtime` ('deno' or 'bun'). */
 export function checkRuntimeServeArguments(runtime: 'deno' | 'bun', store: unknown, options: unknown): void {
@@ -20,8 +18,8 @@ export function checkRuntimeServeArguments(runtime: 'deno' | 'bun', store: unkno
   if (!isObject(options)) throw optionError(where, 'options', 'an object', options, HINT);
   checkOptionNames(where, options, runtime === 'deno' ? DENO_SERVE_OPTION_NAMES : BUN_SERVE_OPTION_NAMES);
   const check = checkerOf(where);
-  check('port', options.port, isPort, 'a port (0 to 65535; 0 picks a free one)');
-  check('hostname', options.hostname, isHost, "an address, e.g. '127.0.0.1' or '0.0.0.0'");
+  check('port', options.port, LISTEN.port, LISTEN.portExpected);
+  check('hostname', options.hostname, LISTEN.host, LISTEN.hostExpected);
   if (runtime === 'deno') {
     check('signal', options.signal, (v) => v instanceof AbortSignal, 'an AbortSignal (from new AbortController())');
     check('onListen', options.onListen, (v) => typeof v === 'function', 'a function ({ hostname, port }) => void');
