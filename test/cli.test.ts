@@ -32,7 +32,8 @@ function start(command: string, args: string[], env: Record<string, string | und
   const out = { stdout: '', stderr: '' };
   child.stdout.on('data', (c) => (out.stdout += c));
   child.stderr.on('data', (c) => (out.stderr += c));
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  // 'close', not 'exit': at 'exit' the child's output may still be in its pipes (Node's docs).
+  const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
   const waitFor = (pattern: RegExp, stream: 'stdout' | 'stderr' = 'stdout', ms = 30_000) =>
     new Promise<RegExpMatchArray>((resolve, reject) => {
       const timer = setTimeout(() => done(new Error(`timed out waiting for ${pattern}; stderr: ${out.stderr}`)), ms);

@@ -1,7 +1,8 @@
-import { type Server, createServer } from 'node:http';
+import type { Server } from 'node:http';
 import { type ResponseEvent, openApiDocument } from 'petstore-router';
 import type { ReadRouting } from 'petstore-router/pg';
 import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { nodeHttp } from '../node-http.js';
 import { CliError, describe } from './errors.js';
 
 /** OpenTelemetry's advised boundaries for http.server.request.duration, in seconds. */
@@ -130,7 +131,7 @@ export async function serveMetrics(
   options: { port: number; host: string },
   source: MetricsSource,
 ): Promise<{ url: string; close: () => Promise<void> }> {
-  const server: Server = createServer((req, res) => {
+  const server: Server = nodeHttp.createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if (path !== '/metrics') return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: GET /metrics\n');
     if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(405, { allow: 'GET, HEAD' }).end();

@@ -4,7 +4,7 @@ import { writeError } from './errors.js';
 import type { BodyLimits, BodyState } from './body-reader.js';
 import { lacksRequiredHost } from './host.js';
 import { toRequest } from './request.js';
-import { AnswerBatch, writeResponse } from './response.js';
+import { AnswerBatch, NodeJsonResponse, writeResponse } from './response.js';
 
 /** Anything with a web-standard `fetch`: a `PetStore`, a Hono app, ... */
 export interface FetchHandler {
@@ -129,7 +129,12 @@ async function handle(
     if (
       !response ||
       typeof response.status !== 'number' ||
-      !(response instanceof Response || (response as { headers?: unknown }).headers instanceof Headers)
+      // Our own answer first: naming the global Response would load Node's fetch implementation (inherit.ts).
+      !(
+        response instanceof NodeJsonResponse ||
+        response instanceof Response ||
+        (response as { headers?: unknown }).headers instanceof Headers
+      )
     ) {
       throw new TypeError('the fetch handler did not return a Response');
     }

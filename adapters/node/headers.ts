@@ -1,4 +1,4 @@
-import { delegateMissing } from './inherit.js';
+import { inheritLazily } from './inherit.js';
 
 /**
  * The `Headers` of a Node request, read from `rawHeaders` until something else than `get` or
@@ -42,5 +42,8 @@ export class NodeHeaders {
     return self.#real;
   }
 }
-Object.setPrototypeOf(NodeHeaders.prototype, Headers.prototype);
-delegateMissing(NodeHeaders.prototype, Headers.prototype, (self: NodeHeaders) => NodeHeaders.real(self));
+inheritLazily(
+  NodeHeaders.prototype,
+  () => Headers.prototype,
+  (self: NodeHeaders) => NodeHeaders.real(self),
+);

@@ -1,11 +1,49 @@
 /**
- * Gives a lazy wrapper's prototype every member of a web class (`Request.prototype`,
- * `Response.prototype`) that the wrapper does not define itself, each delegating to the real
- * object the wrapper builds on demand (`real(self)`). The wrapper then stays complete as the
- * platform adds members, instead of listing each by hand (srvx does the same, src/_inherit.ts).
- * Only the class's own public prototype is read: no instance internals.
+ * Makes a lazy wrapper's prototype (`NodeHeaders.prototype`, ...) inherit from a web class's
+ * (`Headers.prototype`, ...) read only when first needed: Node loads its fetch implementation
+ * (undici, with TLS and HTTP/2) the first time a program touches `Headers`, `Request` or
+ * `Response`, and a server answering through the wrappers' own members never needs it.
+ *
+ * Until then the wrapper's prototype inherits from a stand-in whose every trap (an `instanceof`
+ * walking the chain, a member the wrapper lacks) first puts the class's prototype in its place
+ * and gives the wrapper every member it lacks, each delegating to the real object the wrapper
+ * builds on demand (`real(self)`); from then on the chain is the plain one, stand-in gone.
+ * Only the class's own public prototype is read: no instance internals (srvx does the same
+ * delegation, src/_inherit.ts).
  */
-export function delegateMissing<W extends object, T extends object>(target: W, source: object, real: (self: W) => T): void {
+export function inheritLazily<W extends object, T extends object>(target: W, source: () => object, real: (self: W) => T): void {
+  let resolved: object | undefined;
+  const resolve = (): object => {
+    if (resolved === undefined) {
+      resolved = source();
+      Object.setPrototypeOf(target, resolved);
+      delegateMissing(target, resolved, real);
+    }
+    return resolved;
+  };
+  // After resolve() the lookup starts again at `target`: the delegate it was just given, not the
+  // web class's own member (which would refuse a wrapper as its `this`).
+  const standIn = new Proxy(Object.create(null) as object, {
+    getPrototypeOf: () => resolve(),
+    // `await` and promise resolution look up `then`, which no web class defines (the spec's
+    // Headers, Request and Response have none): answered as from Object.prototype, not resolved.
+    get: (_, key, receiver): unknown =>
+      key === 'then' && resolved === undefined
+        ? Reflect.get(Object.prototype, key, receiver)
+        : (resolve(), Reflect.get(target, key, receiver)),
+    set: (_, key, value, receiver) => (resolve(), Reflect.set(target, key, value, receiver)),
+    has: (_, key) => (resolve(), Reflect.has(target, key)),
+    getOwnPropertyDescriptor: () => (resolve(), undefined),
+    ownKeys: () => (resolve(), []),
+  });
+  Object.setPrototypeOf(target, standIn);
+}
+
+/**
+ * Gives `target` every member of `source` (a web class's prototype) that it does not define
+ * itself, each delegating to `real(self)`: the wrapper stays complete as the platform adds members.
+ */
+function delegateMissing<W extends object, T extends object>(target: W, source: object, real: (self: W) => T): void {
   // Every named member, and the two well-known symbols these classes define (Headers'
   // Symbol.iterator, ReadableStream's Symbol.asyncIterator): public members only.
   for (const key of [...Object.getOwnPropertyNames(source), Symbol.iterator, Symbol.asyncIterator]) {

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { type BodyLimits, type BodyState, bodyStream, NodeBodyReader } from './body-reader.js';
 import { NodeHeaders } from './headers.js';
-import { delegateMissing } from './inherit.js';
+import { inheritLazily } from './inherit.js';
 
 // The one builder of a Request from a Node request (`toRequest`): lazy, as srvx's NodeRequest is.
 
@@ -152,8 +152,11 @@ class NodeRequest {
     return self.#real;
   }
 }
-Object.setPrototypeOf(NodeRequest.prototype, Request.prototype);
-delegateMissing(NodeRequest.prototype, Request.prototype, (self: NodeRequest) => NodeRequest.real(self));
+inheritLazily(
+  NodeRequest.prototype,
+  () => Request.prototype,
+  (self: NodeRequest) => NodeRequest.real(self),
+);
 
 /**
  * The Request the bridge hands the fetch handler for `req` (lazy, see NodeRequest): its URL is the

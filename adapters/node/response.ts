@@ -1,6 +1,6 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { ResponseFactory } from 'petstore-router';
-import { delegateMissing } from './inherit.js';
+import { inheritLazily } from './inherit.js';
 
 // The response side of the Node bridge, in one place: the lazy JSON Response the store builds
 // through `createResponse: nodeResponse`, and the writer of any Response on a Node response (an
@@ -98,8 +98,11 @@ export class NodeJsonResponse {
     return this.#real;
   }
 }
-Object.setPrototypeOf(NodeJsonResponse.prototype, Response.prototype);
-delegateMissing(NodeJsonResponse.prototype, Response.prototype, (self: NodeJsonResponse) => NodeJsonResponse.real(self));
+inheritLazily(
+  NodeJsonResponse.prototype,
+  () => Response.prototype,
+  (self: NodeJsonResponse) => NodeJsonResponse.real(self),
+);
 
 /**
  * The store's `createResponse` for this bridge: a lazy standard Response (instanceof Response,

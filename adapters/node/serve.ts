@@ -1,7 +1,8 @@
-import { type Server, type ServerResponse, createServer, maxHeaderSize } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { DEFAULT_HEADERS_TIMEOUT_MS, ErrorCode, SERVE_OPTION_NAMES, checkServeOptions, nodeHandlerOptionsOf } from 'petstore-router';
 import { DEFAULT_HOST } from '../listen-host.js';
+import { nodeHttp } from '../node-http.js';
 import { rawErrorResponse } from './errors.js';
 import { type FetchHandler, type NodeHandlerOptions, createNodeHandler } from './handler.js';
 
@@ -59,7 +60,7 @@ export async function serve(handler: FetchHandler, options: ServeOptions = {}): 
   const headersTimeout = options.headersTimeout ?? DEFAULT_HEADERS_TIMEOUT_MS;
   const requestTimeout = options.requestTimeout ?? Math.max(30_000, headersTimeout);
   const shutdownTimeout = options.shutdownTimeout ?? 10_000;
-  const server = createServer({
+  const server = nodeHttp.createServer({
     headersTimeout,
     requestTimeout,
     keepAliveTimeout: options.keepAliveTimeout ?? 5_000,
@@ -96,7 +97,7 @@ export async function serve(handler: FetchHandler, options: ServeOptions = {}): 
     listener(req, res);
   });
   server.on('clientError', (error: Error & { code?: string; rawPacket?: Buffer }, socket: Socket) => {
-    const answer = parserErrorAnswer(error, maxHeaderSize);
+    const answer = parserErrorAnswer(error, nodeHttp.maxHeaderSize);
     // A response already under way cannot get a second status line: drop the connection.
     const current = connections.get(socket);
     if (!answer || !socket.writable || (current?.headersSent && !current.writableFinished)) {

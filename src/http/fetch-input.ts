@@ -11,8 +11,9 @@ export interface StoreFetch {
 /** `serve`, also taking what the global fetch takes, and refusing anything else with a TypeError that says what to pass. */
 export function acceptingUrls(serve: (request: Request) => Promise<Response>): StoreFetch {
   return (input: unknown, init?: RequestInit): Promise<Response> => {
-    // A Request first: the one shape servers pass, checked without reading any of its members.
-    if (typeof input === 'object' && input !== null && !(input instanceof URL) && 'headers' in input) return serve(input as Request);
+    // A Request first: the one shape servers pass, checked without reading any of its members, and
+    // without `instanceof`, which would make a bridge's lazy Request resolve its chain. A URL has no headers.
+    if (typeof input === 'object' && input !== null && 'headers' in input) return serve(input as Request);
     if (typeof input === 'string' && !URL.canParse(input))
       return Promise.reject(
         new TypeError(
