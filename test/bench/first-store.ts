@@ -1,7 +1,8 @@
 /**
  * First store and first start (issue 25): each figure is the time from spawning a fresh `node`
  * process to its first answer, median of several processes, each ours next to its bare-PGlite
- * baseline in the same run, runs interleaved (ours, baseline, ours, ...) so load drifts hit both:
+ * baseline in the same run, runs interleaved so load drifts hit both, each pair in turn ours first
+ * then baseline first, so what a run leaves behind (a new data directory still being written back) weighs on both alike:
  *
  * - the first `createTestStore()` answering its first request, against a bare in-memory
  *   `PGlite.create()` being ready;
@@ -24,7 +25,7 @@ import { config } from './config.js';
 import { fmt, median, table } from './stats.js';
 
 const root = new URL('../../', import.meta.url).pathname;
-const RUNS = Number(process.env.BENCH_FIRST_RUNS ?? (config.quick ? 5 : 7));
+const RUNS = Number(process.env.BENCH_FIRST_RUNS ?? (config.quick ? 6 : 8)); // even: each order runs as often
 
 /** Scripts each run in a fresh process; each prints one line once it has its answer. */
 const scripts = {
@@ -154,16 +155,33 @@ export async function runFirstStore(log: (s: string) => void): Promise<string> {
     await timeTo([script('bare-dir.mjs'), bareOpenDir], /^ready$/); // existing directories for the "open" pairs
     await serveFirstAnswer(serveOpenDir);
     for (let i = 0; i < RUNS; i++) {
-      f.testStore!.push(await timeTo([script('test-store.mjs')], /^ready$/));
-      f.bareMemory!.push(await timeTo([script('bare-memory.mjs')], /^ready$/));
-      f.serveNew!.push(await serveFirstAnswer(join(scratch, `serve-new-${i}`)));
-      f.bareNew!.push(await timeTo([script('bare-dir.mjs'), join(scratch, `bare-new-${i}`)], /^ready$/));
-      f.serveOpen!.push(await serveFirstAnswer(serveOpenDir));
-      f.bareOpen!.push(await timeTo([script('bare-dir.mjs'), bareOpenDir], /^ready$/));
-      await evict([serveOpenDir, bareOpenDir, ...EVICTED]);
-      f.serveCold!.push(await serveFirstAnswer(serveOpenDir));
-      await evict([serveOpenDir, bareOpenDir, ...EVICTED]);
-      f.bareCold!.push(await timeTo([script('bare-dir.mjs'), bareOpenDir], /^ready$/));
+      const pairs: [() => Promise<number>, number[], () => Promise<number>, number[]][] = [
+        [
+          () => timeTo([script('test-store.mjs')], /^ready$/),
+          f.testStore!,
+          () => timeTo([script('bare-memory.mjs')], /^ready$/),
+          f.bareMemory!,
+        ],
+        [
+          () => serveFirstAnswer(join(scratch, `serve-new-${i}`)),
+          f.serveNew!,
+          () => timeTo([script('bare-dir.mjs'), join(scratch, `bare-new-${i}`)], /^ready$/),
+          f.bareNew!,
+        ],
+        [() => serveFirstAnswer(serveOpenDir), f.serveOpen!, () => timeTo([script('bare-dir.mjs'), bareOpenDir], /^ready$/), f.bareOpen!],
+        [
+          async () => (await evict([serveOpenDir, bareOpenDir, ...EVICTED]), serveFirstAnswer(serveOpenDir)),
+          f.serveCold!,
+          async () => (await evict([serveOpenDir, bareOpenDir, ...EVICTED]), timeTo([script('bare-dir.mjs'), bareOpenDir], /^ready$/)),
+          f.bareCold!,
+        ],
+      ];
+      for (const [ours, oursTimes, bare, bareTimes] of pairs) {
+        const first = i % 2 === 0 ? ([ours, oursTimes] as const) : ([bare, bareTimes] as const);
+        const second = i % 2 === 0 ? ([bare, bareTimes] as const) : ([ours, oursTimes] as const);
+        first[1].push(await first[0]());
+        second[1].push(await second[0]());
+      }
       log(
         `  run ${i + 1}/${RUNS}: test store ${fmt.int(f.testStore!.at(-1)!)} / bare ${fmt.int(f.bareMemory!.at(-1)!)} ms; ` +
           `serve new ${fmt.int(f.serveNew!.at(-1)!)} / bare ${fmt.int(f.bareNew!.at(-1)!)} ms; serve existing ${fmt.int(f.serveOpen!.at(-1)!)} / bare ${fmt.int(f.bareOpen!.at(-1)!)} ms; ` +
