@@ -2,15 +2,15 @@
 // item 14): two starts on one data directory serve the same key, printed on stderr at each start,
 // never on stdout nor in the access log; the file is mode 0600.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { tempDir } from './helpers/temp-dir.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const dataDir = join(mkdtempSync(join(tmpdir(), 'petstore-kept-key-')), 'data');
+const dataDir = join(tempDir('petstore-kept-key-'), 'data');
 const KEY_LINE = /Authorization: Bearer ([A-Za-z0-9_-]{32})' (http:\/\/\S+)\/pets/;
 
 interface Run {

@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { Agent } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -10,6 +9,7 @@ import { send } from './reliability/helpers/load.js';
 import { postgresTest } from './helpers/postgres-test.js';
 import { onFreshDatabase } from './reliability/helpers/postgres.js';
 import { assertNoKeyInLogs, startServer, stopGracefully } from './reliability/helpers/server.js';
+import { tempDir } from './helpers/temp-dir.js';
 
 const KEY_A = randomBytes(18).toString('base64url');
 const KEY_B = randomBytes(18).toString('base64url');
@@ -21,7 +21,7 @@ postgresTest(
   'serve --access-log --metrics-port --cors-origin --workers 2 on PostgreSQL: log lines of both workers, /metrics adds them up, SIGHUP reaches every worker',
   async (databaseUrl) => {
     await onFreshDatabase(databaseUrl, 'operating', async (url) => {
-      const keysFile = join(mkdtempSync(join(tmpdir(), 'petstore-operating-')), 'keys.txt');
+      const keysFile = join(tempDir('petstore-operating-'), 'keys.txt');
       writeFileSync(keysFile, `${KEY_A}\n`);
       const server = await startServer(
         ['--database', url, '--workers', '2', '--keys-file', keysFile, '--access-log', '--metrics-port', '0', '--cors-origin', APP],

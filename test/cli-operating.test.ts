@@ -1,16 +1,16 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { logLines, sample, scrape, until } from './helpers/observe.js';
 import { send } from './reliability/helpers/load.js';
 import { type Server, assertNoKeyInLogs, startServer, stopGracefully, tempDataDir } from './reliability/helpers/server.js';
+import { tempDir } from './helpers/temp-dir.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'petstore-operating-'));
+const dir = tempDir('petstore-operating-');
 const keysFile = join(dir, 'keys.txt');
 // Random keys, so a path or a word in a log can never look like a part of one.
 const KEY_A = randomBytes(18).toString('base64url');

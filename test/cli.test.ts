@@ -1,15 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { tempDir } from './helpers/temp-dir.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const KEY = 'cli-test-key-0123456789';
-const dataDir = join(mkdtempSync(join(tmpdir(), 'petstore-cli-')), 'data');
+const dataDir = join(tempDir('petstore-cli-'), 'data');
 
 /** Every process a test started and that has not exited: stopped after the tests, whatever happened. */
 const started = new Set<ChildProcess>();

@@ -1,5 +1,4 @@
-import { copyFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'puppeteer-core';
 import { test } from 'uvu';
@@ -10,6 +9,7 @@ import { apiReference } from '../adapters/docs.js';
 import { createPetStore } from '../src/index.js';
 import { sharedPGlite, resetDatabase } from './helpers/db.js';
 import { KEY } from './helpers/harness.js';
+import { tempDir } from './helpers/temp-dir.js';
 
 // Decisions, "API reference page", in a real browser: Debian's chromium, driven by puppeteer-core
 // (which downloads no browser). The page must show the operations, load everything from the
@@ -19,7 +19,7 @@ import { KEY } from './helpers/harness.js';
 const browserTest = HAS_CHROMIUM ? test : (name: string, _fn?: unknown) => test.skip(`${name} (no ${CHROMIUM})`);
 
 browserTest('the API reference page in headless Chromium: the operations, nothing off-origin, "try it" with a key gets 200', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'petstore-docs-'));
+  const dir = tempDir('petstore-docs-');
   const db = await sharedPGlite();
   await resetDatabase(db);
   const store = createPetStore({ db, keys: [KEY], docs: apiReference() });

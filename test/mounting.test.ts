@@ -1,12 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'puppeteer-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { CHROMIUM, HAS_CHROMIUM, launchChromium } from './helpers/chromium.js';
+import { tempDir } from './helpers/temp-dir.js';
 
 // Issue 24 items 1 and 2: the four mounting examples under /api, each run as its own program:
 // 201 with `Location: /api/v1/pets/{id}`, the host's own 404 for other paths, and the API
@@ -51,7 +49,7 @@ const test = suite('mounting under /api');
 let browser: Browser | undefined;
 test.before(async () => {
   if (!HAS_CHROMIUM) return;
-  const dir = mkdtempSync(join(tmpdir(), 'petstore-mounting-'));
+  const dir = tempDir('petstore-mounting-');
   browser = await launchChromium(dir);
 });
 test.after(async () => {

@@ -2,8 +2,7 @@
 // snapshot` writes and what a page checks before loading it. The page itself runs in
 // test/browser-store.test.ts; here the format, the key and the command.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -13,9 +12,10 @@ import * as assert from 'uvu/assert';
 import { encodeSnapshotFile, readSnapshotFile, snapshotFileKey } from '../src/snapshot/file.js';
 import { migrations } from '../src/storage/migrations/index.js';
 import { PACKAGE_VERSION } from '../src/version.js';
+import { tempDir } from './helpers/temp-dir.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'petstore-snapshot-file-'));
+const dir = tempDir('petstore-snapshot-file-');
 const TARBALL = new Blob([new Uint8Array(5000).map((_, i) => i % 251)]);
 
 const withProbe = async <T>(body: () => Promise<T>): Promise<T> => {

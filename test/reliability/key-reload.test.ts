@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -7,6 +6,7 @@ import { assertEveryAcknowledgedListedOnce, createPets, listAll, sleep, within }
 import { postgresTest } from '../helpers/postgres-test.js';
 import { onFreshDatabase } from './helpers/postgres.js';
 import { KEY, assertNoKeyInLogs, startServer, stopGracefully, tempDataDir } from './helpers/server.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * SIGHUP every 150 ms while 8 clients create pets with KEY: the file alternates between sets that
@@ -14,7 +14,7 @@ import { KEY, assertNoKeyInLogs, startServer, stopGracefully, tempDataDir } from
  * or be refused: a reload swaps the key set between requests, never under one.
  */
 async function reloadUnderLoad(label: string, args: string[], reloadLine: RegExp) {
-  const keysFile = join(mkdtempSync(join(tmpdir(), 'petstore-reload-')), 'keys.txt');
+  const keysFile = join(tempDir('petstore-reload-'), 'keys.txt');
   writeFileSync(keysFile, `${KEY}\n`);
   const server = await startServer([...args, '--keys-file', keysFile], { keys: null });
   try {

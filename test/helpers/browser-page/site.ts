@@ -1,13 +1,13 @@
 // The served directory of the chromium tests of petstore-router/browser: a page bundled with esbuild
 // as docs/browser.md shows, PGlite's wasm and data beside it, MSW's worker script, and a static server.
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, extname, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { build } from 'esbuild';
+import { tempDir } from '../temp-dir.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -20,7 +20,7 @@ const TYPES: Record<string, string> = {
 
 /** A new directory holding `page` (a file of this folder, or an absolute path) bundled as page.js, and what it needs. */
 export async function servedDir(page = 'page.ts'): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'petstore-browser-'));
+  const dir = tempDir('petstore-browser-');
   await build({
     entryPoints: [isAbsolute(page) ? page : join(ROOT, 'test/helpers/browser-page', page)],
     bundle: true,

@@ -1,10 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as assert from 'uvu/assert';
+import { tempDir } from '../../helpers/temp-dir.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -13,7 +12,7 @@ export const KEY = `rel-${randomBytes(18).toString('base64url')}`;
 
 /** A temporary directory for a PGlite data directory (never inside the project). */
 export function tempDataDir(): string {
-  return join(mkdtempSync(join(tmpdir(), 'petstore-rel-')), 'data');
+  return join(tempDir('petstore-rel-'), 'data');
 }
 
 export interface Server {
