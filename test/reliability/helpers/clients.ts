@@ -149,7 +149,7 @@ export function keepDripping(
   return { drips, done };
 }
 
-/** `groups` of client loops run at once from a niced process of their own (load-run.ts), with this process's KEY unless given; what each group saw. */
+/** `groups` of client loops run at once from a process of their own (load-run.ts), with this process's KEY unless given; what each group saw. */
 export async function runLoad(
   groups: (Omit<LoopOptions, 'until' | 'seen' | 'body' | 'onAnswer'> & {
     clients: number;
@@ -159,19 +159,14 @@ export async function runLoad(
   })[],
 ): Promise<Seen[]> {
   const child = spawn(
-    'nice',
+    process.execPath,
     [
-      '-n',
-      '10',
-      process.execPath,
       '--import',
       'tsx',
       fileURLToPath(new URL('load-run.ts', import.meta.url)),
       JSON.stringify({ groups: groups.map((group) => ({ key: KEY, ...group })) }),
     ],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
+    { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));

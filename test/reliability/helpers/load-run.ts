@@ -1,6 +1,7 @@
-// Client loops in a process of their own, niced, so the clients' CPU never competes with the
-// server's on an equal footing (on a real deployment they are other machines):
-//   nice -n 10 node --import tsx load-run.ts '<JSON: { groups: [{ clients, seconds, ...LoopOptions }] }>'
+// Client loops in a process of their own, at the server's priority: niced, the clients were starved
+// in bursts on 2 saturated cores and the rates they saw swung to 0.5x their median from one second
+// to the next, which per-second assertions cannot tell from the server's doing (docs/performance.md).
+//   node --import tsx load-run.ts '<JSON: { groups: [{ clients, seconds, ...LoopOptions }] }>'
 // prints one JSON line: each group's Seen (byStatus as pairs).
 import { type LoopOptions, clientLoop, newSeen } from './clients.js';
 
