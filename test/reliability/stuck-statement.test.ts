@@ -78,10 +78,7 @@ for (const [where, pooled] of [
           `lists during the lock ${mean(listsDuring).toFixed(0)}/s, unblocked ${listsUnblocked.toFixed(0)}/s`,
         );
         for (const [i, n] of listsDuring.entries()) {
-          assert.ok(
-            n >= 0.8 * listsUnblocked,
-            `lists in second ${LOCK_FROM_S + i}: ${n}, unblocked ${listsUnblocked.toFixed(0)}/s`,
-          );
+          assert.ok(n >= 0.8 * listsUnblocked, `lists in second ${LOCK_FROM_S + i}: ${n}, unblocked ${listsUnblocked.toFixed(0)}/s`);
         }
         assert.is(count(lists!, 503), 0, 'no list was refused');
       } finally {
