@@ -1,7 +1,6 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'puppeteer-core';
@@ -11,6 +10,7 @@ import { build } from 'vite';
 import { CHROMIUM, HAS_CHROMIUM, launchChromium } from './helpers/chromium.js';
 import { browserSnapshot } from '../src/pglite.js';
 import { browserBlockRunner, codeBlocks } from './helpers/markdown.js';
+import { tempDir } from './helpers/temp-dir.js';
 
 // The Vite recipe of docs/browser.md, built by Vite and run in Debian's chromium: the snapshot
 // file in `public/`, named through `import.meta.env.BASE_URL`, PGlite excluded from dependency
@@ -51,7 +51,7 @@ try {
 
 /** A Vite project as docs/browser.md describes it, built into its `dist/`. */
 async function builtApp(): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'petstore-vite-'));
+  const dir = tempDir('petstore-vite-');
   mkdirSync(join(dir, 'public'));
   writeFileSync(join(dir, 'public', 'petstore.snapshot'), await browserSnapshot());
   writeFileSync(
@@ -98,7 +98,7 @@ browserTest(
     const site = await serveApp(dist, asked);
     let browser: Browser | undefined;
     try {
-      browser = await launchChromium(dirname(dist)); // its profile in the project's directory, removed below
+      browser = await launchChromium(dirname(dist)); // its profile in the project's directory, removed at exit
       const open = async (name: string) => {
         const page = await browser!.newPage();
         page.setDefaultTimeout(120_000);
@@ -127,7 +127,6 @@ browserTest(
     } finally {
       await browser?.close();
       site.close();
-      rmSync(dirname(dist), { recursive: true, force: true });
     }
   },
 );

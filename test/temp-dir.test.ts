@@ -3,12 +3,14 @@ import { existsSync } from 'node:fs';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 
+const HELPER = new URL('helpers/temp-dir.ts', import.meta.url).href;
+
 // A test's scratch directory is gone once its process exits, even when the test failed: a suite
 // run must not leave its browser profiles and data directories to fill the disk.
 test('a temp dir is removed at exit, after a failure too', () => {
   const script = `
     import { writeFileSync } from 'node:fs';
-    import { tempDir } from './test/helpers/temp-dir.ts';
+    import { tempDir } from ${JSON.stringify(HELPER)};
     const dir = tempDir('petstore-temp-dir-test-');
     writeFileSync(dir + '/file', 'x');
     console.log(dir);
